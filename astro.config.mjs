@@ -1,0 +1,36 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import appAdapter from './integrations/app-adapter.ts';
+
+// Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
+// i18n routing (which bakes the locale list in at build) stays off.
+export default defineConfig({
+  output: 'server',
+  adapter: appAdapter(),
+  integrations: [react()],
+  session: false,
+  trailingSlash: 'ignore',
+  compressHTML: true,
+  markdown: { syntaxHighlight: false },
+  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  build: { inlineStylesheets: 'never' },
+  security: {
+    checkOrigin: true,
+    csp: {
+      algorithm: 'SHA-256',
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: http://127.0.0.1:* http://localhost:*",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ],
+    },
+  },
+  vite: {
+    server: { host: '127.0.0.1' },
+  },
+});

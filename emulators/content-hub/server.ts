@@ -1,0 +1,226 @@
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSchema, createYoga } from 'graphql-yoga';
+import { ContentStore, pickLocale, type RawPage } from './store.ts';
+import { svgImage, tinyPdf } from '../shared/assets.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
+
+interface Ctx {
+  locales: string[];
+}
+
+type Stage = 'DRAFT' | 'PUBLISHED';
+
+function localesOf(header: string | null): string[] {
+  const list = (header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : ['en'];
+}
+
+function inStage(page: RawPage, stage: Stage): boolean {
+  const stages = page.stages ?? ['PUBLISHED', 'DRAFT'];
+  return stages.includes(stage);
+}
+
+/** Starts the content hub emulator; resolves once it listens on 127.0.0.1. */
+export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean }): Promise<{ server: Server; store: ContentStore; url: string }> {
+  const store = new ContentStore(opts.dataDir, { watch: opts.watch });
+  const origin = `http://127.0.0.1:${opts.port}`;
+  const abs = (url: string) => (url.startsWith('/') ? `${origin}${url}` : url);
+
+  const asset = (a: any) => (a && typeof a === 'object' && typeof a.url === 'string' ? { ...a, url: abs(a.url) } : a);
+
+  const pageRef = (id: string, locales: string[]) => {
+    const p = store.pageById(id);
+    if (!p) return null;
+    return { id: p.id, path: store.pathOf(p), site: p.site, title: pickLocale(p.content, locales)?.value.title ?? p.slug };
+  };
+
+  /** Deep-copies module JSON, resolving page ids in links and making asset URLs absolute. */
+  const resolveJson = (value: unknown, locales: string[]): unknown => {
+    if (Array.isArray(value)) return value.map((v) => resolveJson(v, locales));
+    if (!value || typeof value !== 'object') return value;
+    const obj = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === 'page' && typeof v === 'string') out[k] = pageRef(v, locales);
+      else if (k === 'url' && typeof v === 'string' && 'mimeType' in obj) out[k] = abs(v);
+      else if (k === 'url' && typeof v === 'string' && 'fileName' in obj) out[k] = abs(v);
+      else out[k] = resolveJson(v, locales);
+    }
+    return out;
+  };
+
+  const link = (l: any, locales: string[]) => {
+    if (!l) return null;
+    return {
+      text: typeof l.text === 'object' && l.text ? pickLocale(l.text, locales)?.value ?? null : l.text ?? null,
+      page: typeof l.page === 'string' ? pageRef(l.page, locales) : null,
+      path: l.path ?? null,
+      url: l.url ?? null,
+      productSlug: l.productSlug ?? null,
+      serviceSlug: l.serviceSlug ?? null,
+      pageParameters: l.pageParameters ?? null,
+      openInNewTab: !!l.openInNewTab,
+    };
+  };
+
+  const navItem = (item: any, locales: string[]): any => ({
+    id: item.id,
+    title: pickLocale(item.title, locales)?.value ?? '',
+    link: link(item.link, locales),
+    countries: item.countries ?? [],
+    hidden: !!item.hidden,
+    hideSubItems: !!item.hideSubItems,
+    breadcrumbOverride: item.breadcrumbOverride ? pickLocale(item.breadcrumbOverride, locales)?.value ?? null : null,
+    items: (item.items ?? []).map((i: any) => navItem(i, locales)),
+  });
+
+  const page = (p: RawPage, stage: Stage, locales: string[]) => {
+    const source = stage === 'DRAFT' && p.draft ? { ...p.content, ...p.draft } : p.content;
+    const picked = pickLocale(source, locales);
+    if (!picked) return null;
+    return {
+      id: p.id,
+      site: p.site,
+      mainSiteOnly: !!p.mainSiteOnly,
+      slug: p.slug,
+      path: store.pathOf(p),
+      pageType: p.pageType ?? 'Content',
+      theme: p.theme ?? 'Default',
+      countries: p.countries ?? [],
+      protection: p.protection ?? 0,
+      languages: Object.keys(p.content),
+      contentLanguage: picked.lang,
+      title: picked.value.title,
+      description: picked.value.description ?? null,
+      modules: resolveJson(picked.value.modules ?? [], locales),
+      updatedAt: p.updatedAt ?? '2026-01-01T00:00:00.000Z',
+      isPublished: inStage(p, 'PUBLISHED'),
+    };
+  };
+
+  const schema = createSchema<Ctx>({
+    typeDefs,
+    resolvers: {
+      Query: {
+        systemData: () => {
+          const s = store.data.system;
+          return {
+            languages: s.languages,
+            countries: s.countries,
+            brands: s.brands.map((b: any) => ({ ...b, image: asset(b.image) })),
+            sites: s.sites.map((site: any) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], ...site })),
+          };
+        },
+        headerNavigation: (_: unknown, { id }: { id: string }, ctx: Ctx) => {
+          const nav = store.data.navigation.find((n) => n.id === id && n.kind === 'header');
+          if (!nav) return null;
+          return {
+            id: nav.id, theme: nav.theme ?? 'Default', hidden: !!nav.hidden,
+            homeItems: (nav.homeItems ?? []).map((i: any) => navItem(i, ctx.locales)),
+            topItems: (nav.topItems ?? []).map((i: any) => navItem(i, ctx.locales)),
+          };
+        },
+        footerNavigation: (_: unknown, { id }: { id: string }, ctx: Ctx) => {
+          const nav = store.data.navigation.find((n) => n.id === id && n.kind === 'footer');
+          if (!nav) return null;
+          return {
+            id: nav.id, theme: nav.theme ?? 'Default',
+            contactLink: link(nav.contactLink, ctx.locales),
+            navigationSections: (nav.navigationSections ?? []).map((s: any) => ({
+              id: s.id, title: pickLocale(s.title, ctx.locales)?.value ?? '',
+              items: (s.items ?? []).map((i: any) => navItem(i, ctx.locales)),
+            })),
+          };
+        },
+        pageByPath: (_: unknown, a: { site: string; path: string; stage: Stage }, ctx: Ctx) => {
+          const want = a.path === '/' ? '' : a.path.replace(/\/+$/, '');
+          const candidates = store.data.pages.filter((p) => (p.site === a.site || p.site === null) && inStage(p, a.stage) && store.pathOf(p) === want);
+          // A site's own page wins over a global page at the same path.
+          const hit = candidates.find((p) => p.site === a.site) ?? candidates[0];
+          return hit ? page(hit, a.stage, ctx.locales) : null;
+        },
+        pagesById: (_: unknown, a: { ids: string[]; stage: Stage }, ctx: Ctx) =>
+          a.ids.map((id) => store.pageById(id)).filter((p): p is RawPage => !!p && inStage(p, a.stage)).map((p) => page(p, a.stage, ctx.locales)).filter(Boolean),
+        pages: (_: unknown, a: { site?: string | null; stage: Stage }, ctx: Ctx) =>
+          store.data.pages.filter((p) => (!a.site || p.site === a.site || p.site === null) && inStage(p, a.stage)).map((p) => page(p, a.stage, ctx.locales)).filter(Boolean),
+        systemRedirects: (_: unknown, a: { previousUrls: string[] }) => {
+          const wanted = new Set(a.previousUrls);
+          return store.data.redirects.filter((r) => wanted.has(r.previousUrl) || wanted.has(r.previousUrl.split('#')[0]!));
+        },
+        allSystemRedirects: () => store.data.redirects,
+        file: (_: unknown, a: { slug: string; locale?: string | null }) => {
+          const found: any[] = [];
+          for (const p of store.data.pages) {
+            for (const c of Object.values(p.content)) {
+              for (const m of c.modules as any[]) {
+                if (m?.type === 'downloads') for (const f of m.files ?? []) if (f.slug === a.slug) found.push(f);
+              }
+            }
+          }
+          const hit = found.find((f) => f.locale === (a.locale ?? 'en')) ?? found[0];
+          return hit ? { ...hit, url: abs(hit.url) } : null;
+        },
+      },
+      Mutation: {
+        updatePageTitle: (_: unknown, a: { id: string; language: string; title: string }, ctx: Ctx) => {
+          const p = store.pageById(a.id);
+          if (!p) throw new Error(`No page with id ${a.id}`);
+          const c = p.content[a.language];
+          if (!c) throw new Error(`Page ${a.id} has no ${a.language} content`);
+          c.title = a.title;
+          p.updatedAt = new Date().toISOString();
+          return page(p, 'PUBLISHED', [a.language, ...ctx.locales]);
+        },
+        createPage: (_: unknown, a: { site: string; slug: string; language: string; title: string; text: string }, ctx: Ctx) => {
+          if (!store.data.system.sites.some((s: any) => s.id === a.site)) throw new Error(`No site with id ${a.site}`);
+          const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`.padEnd(25, '0').slice(0, 25);
+          const p: RawPage = {
+            id, site: a.site, parent: null, slug: a.slug, stages: ['PUBLISHED', 'DRAFT'], updatedAt: new Date().toISOString(),
+            content: { [a.language]: { title: a.title, description: a.text, modules: [{ type: 'richText', title: a.title, blocks: [{ kind: 'paragraph', text: a.text }] }] } },
+          };
+          store.data.pages.push(p);
+          return page(p, 'PUBLISHED', [a.language, ...ctx.locales]);
+        },
+      },
+    },
+  });
+
+  const yoga = createYoga<Ctx>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: opts.quiet ? false : 'warn',
+    context: ({ request }) => ({ locales: localesOf(request.headers.get('x-content-locales')) }),
+  });
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+      res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
+      return;
+    }
+    if (url.pathname.startsWith('/assets/files/') && url.pathname.endsWith('.pdf')) {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(tinyPdf(url.pathname.slice('/assets/files/'.length, -4)));
+      return;
+    }
+    if (url.pathname === '/health') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    yoga(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  server.on('close', () => store.close());
+  return { server, store, url: `${origin}/graphql` };
+}

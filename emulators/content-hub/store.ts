@@ -1,0 +1,97 @@
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+
+export type Localized<T> = Record<string, T>;
+
+export interface RawPage {
+  id: string;
+  site: string | null;
+  mainSiteOnly?: boolean;
+  parent: string | null;
+  slug: string;
+  pageType?: string;
+  theme?: string;
+  countries?: string[];
+  protection?: number;
+  stages?: string[];
+  updatedAt?: string;
+  content: Localized<{ title: string; description?: string; modules: unknown[] }>;
+  draft?: Localized<{ title: string; description?: string; modules: unknown[] }>;
+}
+
+export interface RawData {
+  system: { languages: any[]; countries: any[]; brands: any[]; sites: any[] };
+  navigation: any[];
+  pages: RawPage[];
+  redirects: { previousUrl: string; target: string }[];
+}
+
+const FILES = ['system.json', 'navigation.json', 'pages.json', 'redirects.json'] as const;
+
+/** The content-hub dataset, read from JSON files and reloaded when one of them changes. */
+export class ContentStore {
+  data!: RawData;
+  private watchers: FSWatcher[] = [];
+  private dir: string;
+
+  constructor(dir: string, opts: { watch?: boolean } = {}) {
+    this.dir = dir;
+    this.load();
+    if (opts.watch) {
+      let timer: NodeJS.Timeout | undefined;
+      for (const f of FILES) {
+        this.watchers.push(watch(join(dir, f), () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            try { this.load(); } catch (err) { console.error(`[content-hub] could not reload ${f}:`, (err as Error).message); }
+          }, 50);
+        }));
+      }
+    }
+  }
+
+  load(): void {
+    const read = (f: string) => JSON.parse(readFileSync(join(this.dir, f), 'utf8'));
+    this.data = {
+      system: read('system.json'),
+      navigation: read('navigation.json'),
+      pages: read('pages.json'),
+      redirects: read('redirects.json'),
+    };
+  }
+
+  close(): void {
+    for (const w of this.watchers) w.close();
+  }
+
+  pageById(id: string): RawPage | undefined {
+    return this.data.pages.find((p) => p.id === id);
+  }
+
+  /** Site-relative path of a page: the chain of slugs from its top-level ancestor ('' for home). */
+  pathOf(page: RawPage): string {
+    const slugs: string[] = [];
+    let cur: RawPage | undefined = page;
+    const seen = new Set<string>();
+    while (cur && !seen.has(cur.id)) {
+      seen.add(cur.id);
+      if (!(cur.slug === 'home' && !cur.parent)) slugs.unshift(cur.slug);
+      cur = cur.parent ? this.pageById(cur.parent) : undefined;
+    }
+    return slugs.length ? `/${slugs.join('/')}` : '';
+  }
+}
+
+/** Picks the first locale of the ordered list that a localized value has; English last. */
+export function pickLocale<T>(value: Localized<T> | undefined, locales: string[]): { lang: string; value: T } | null {
+  if (!value) return null;
+  const keys = Object.keys(value);
+  for (const l of locales) {
+    const exact = keys.find((k) => k.toLowerCase() === l.toLowerCase());
+    if (exact) return { lang: exact, value: value[exact]! };
+    const lang = l.split('-')[0]!.toLowerCase();
+    if (value[lang] !== undefined) return { lang, value: value[lang]! };
+  }
+  const first = keys[0];
+  return first ? { lang: first, value: value[first]! } : null;
+}

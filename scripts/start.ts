@@ -1,0 +1,51 @@
+// npm start: emulators on loopback, the app built when its sources changed, an incremental
+// prerender, then the production server on http://localhost:4321.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIfNeeded } from './build-if-needed.ts';
+import { startEmulators } from '../emulators/start.ts';
+import { EnvError, parseServerEnv } from '../src/server/env.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
+
+async function main() {
+  const hubPort = Number(process.env.CONTENT_HUB_PORT ?? 4100);
+  let emulators: Awaited<ReturnType<typeof startEmulators>> | null = null;
+  if (!process.env.CONTENT_ENDPOINT) {
+    emulators = await startEmulators({ ports: { contentHub: hubPort }, watch: true, quiet: !!process.env.CI });
+    process.env.CONTENT_ENDPOINT = emulators.contentEndpoint;
+    console.log(`emulators: content hub ${emulators.contentEndpoint}`);
+  }
+  process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
+  const env = parseServerEnv(process.env);
+
+  buildIfNeeded(root, { force: process.argv.includes('--build') });
+  const { runPrerenderCli } = await import('./prerender.ts');
+  await runPrerenderCli({ all: process.argv.includes('--all') });
+
+  const { startServer } = await import('../src/server/main.ts');
+  const server = await startServer();
+  const port = env.PORT;
+  console.log(`\nKomax web platform on ${server.url}`);
+  console.log(`  main site          http://localhost:${port}/en`);
+  console.log(`  brand portal       http://localhost:${port}/en/brand-portal`);
+  console.log(`  apprenticeships    http://localhost:${port}/de/lehrstellen`);
+  console.log(`  events (N. America) http://events.localhost:${port}/en`);
+  console.log(`  partner network    http://partner.localhost:${port}/en`);
+  console.log(`  style guide        http://localhost:${port}/style-guide`);
+  if (process.env.REVALIDATE_SECRET === LOCAL_REVALIDATE_SECRET) console.log(`  revalidate: curl -X POST -H 'x-revalidate-secret: ${LOCAL_REVALIDATE_SECRET}' http://localhost:${port}/api/revalidate`);
+
+  const stop = async () => {
+    await server.close();
+    await emulators?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err instanceof EnvError ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+/// <reference types="astro/client" />
+
+interface ImportMetaEnv {
+  readonly APP_BUILD_ID: string;
+}
+
+declare namespace App {
+  interface Locals {
+    /** Set by src/middleware.ts for every site page. */
+    request?: import('./site/request.ts').RequestContext;
+    /** True when the request resolved to no site page (rendered as the 404 page). */
+    notFound?: boolean;
+    uiLanguage?: import('./i18n/index.ts').UiLanguage;
+    t?: import('i18next').TFunction;
+    loaders?: import('./models/content-page.ts').Loaders;
+    /** Given by scripts/prerender.ts: the records to render from, so rendering does no I/O. */
+    prerender?: import('./models/prerender.ts').PrerenderLocals;
+  }
+}

@@ -1,0 +1,83 @@
+import { contentQuery, type ContentContext } from './client.ts';
+import { mapFooter, mapHeader, mapPage, mapSystemData } from './map.ts';
+import * as q from './queries.ts';
+import * as s from './schema.ts';
+import { createLogger } from './log.ts';
+import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
+import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
+import type { Site, SystemData } from '../../site/types.ts';
+import type { Page, SystemRedirect } from './types.ts';
+
+export type { ContentConfig, ContentContext, Stage } from './client.ts';
+export type { ContentModule, Page, SystemRedirect } from './types.ts';
+export { ContentError } from './errors.ts';
+
+const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
+
+/** Countries, languages, sites (those with both navigations) and brands. */
+export async function getSystemData(ctx: ContentContext): Promise<SystemData> {
+  const raw = await contentQuery(ctx, 'systemData', q.SYSTEM_DATA, {}, s.RawSystemDataSchema);
+  return mapSystemData(raw.systemData);
+}
+
+export async function getHeaderNavigation(ctx: ContentContext, site: Site): Promise<HeaderNavigation | null> {
+  const raw = await contentQuery(ctx, 'headerNavigation', q.HEADER_NAVIGATION, { id: site.headerNavigationId, stage: ctx.stage }, s.RawHeaderSchema);
+  return raw.headerNavigation ? mapHeader(raw.headerNavigation) : null;
+}
+
+export async function getFooterNavigation(ctx: ContentContext, site: Site): Promise<FooterNavigation | null> {
+  const raw = await contentQuery(ctx, 'footerNavigation', q.FOOTER_NAVIGATION, { id: site.footerNavigationId, stage: ctx.stage }, s.RawFooterSchema);
+  return raw.footerNavigation ? mapFooter(raw.footerNavigation) : null;
+}
+
+/** A page of the site (or a global page) by its site-relative path ('' for home); null if none. */
+export async function getPageByPath(ctx: ContentContext, site: Site, path: string): Promise<Page | null> {
+  const raw = await contentQuery(ctx, 'pageByPath', q.PAGE_BY_PATH, { site: site.id, path, stage: ctx.stage }, s.PageByPathSchema);
+  return raw.pageByPath ? mapPage(raw.pageByPath, warnOf(ctx)) : null;
+}
+
+/** Pages by id across all sites and page types. */
+export async function getPagesById(ctx: ContentContext, ids: string[]): Promise<Page[]> {
+  if (ids.length === 0) return [];
+  const raw = await contentQuery(ctx, 'pagesById', q.PAGES_BY_ID, { ids, stage: ctx.stage }, s.PagesByIdSchema);
+  return raw.pagesById.map((p) => mapPage(p, warnOf(ctx)));
+}
+
+/** Every page of a site including global pages (all sites when `site` is omitted). */
+export async function listPages(ctx: ContentContext, site?: Site): Promise<Page[]> {
+  const raw = await contentQuery(ctx, 'pages', q.PAGES, { site: site?.id ?? null, stage: ctx.stage }, s.PagesSchema);
+  return raw.pages.map((p) => mapPage(p, warnOf(ctx)));
+}
+
+/** The system redirect for a request path (with and without query); the longest previousUrl wins. */
+export async function findSystemRedirect(ctx: ContentContext, pathname: string, search: string): Promise<SystemRedirect | null> {
+  const raw = await contentQuery(ctx, 'systemRedirects', q.SYSTEM_REDIRECTS, { previousUrls: redirectVariants(pathname, search) }, s.SystemRedirectsSchema);
+  return pickSystemRedirect(raw.systemRedirects);
+}
+
+export async function listSystemRedirects(ctx: ContentContext): Promise<SystemRedirect[]> {
+  const raw = await contentQuery(ctx, 'allSystemRedirects', q.ALL_SYSTEM_REDIRECTS, {}, s.AllSystemRedirectsSchema);
+  return raw.allSystemRedirects;
+}
+
+export interface FileAsset {
+  slug: string;
+  url: string;
+  fileName: string;
+  size: number;
+  locale: string;
+}
+
+/** A downloadable file by slug, in the wanted locale when it exists in several. */
+export async function getFile(ctx: ContentContext, slug: string, locale: string): Promise<FileAsset | null> {
+  const raw = await contentQuery(ctx, 'file', q.FILE, { slug, locale }, s.FileSchema);
+  return raw.file;
+}
+
+/**
+ * Streams a file from the content hub's asset store. Only URLs the content hub itself returned
+ * are fetched, so this cannot be turned into an open proxy.
+ */
+export async function fetchFileBody(file: FileAsset): Promise<Response> {
+  return fetch(file.url);
+}

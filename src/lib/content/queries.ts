@@ -1,0 +1,111 @@
+/** GraphQL documents for the content hub, built from shared fragments. */
+
+const LINK = /* GraphQL */ `
+  fragment LinkFields on Link {
+    text
+    page { id path site title }
+    path
+    url
+    productSlug
+    serviceSlug
+    pageParameters
+    openInNewTab
+  }
+`;
+
+// Navigation is a tree; three levels are what the header and footer render.
+const NAV_ITEM = /* GraphQL */ `
+  fragment NavItemFields on NavigationItem {
+    id title countries hidden hideSubItems breadcrumbOverride
+    link { ...LinkFields }
+  }
+  fragment NavItemTree on NavigationItem {
+    ...NavItemFields
+    items { ...NavItemFields items { ...NavItemFields items { ...NavItemFields } } }
+  }
+`;
+
+const PAGE = /* GraphQL */ `
+  fragment PageFields on Page {
+    id site mainSiteOnly slug path pageType theme countries protection languages
+    contentLanguage title description modules updatedAt isPublished
+  }
+`;
+
+export const SYSTEM_DATA = /* GraphQL */ `
+  query SystemData {
+    systemData {
+      countries { countryCode hidden supportedLanguages defaultLanguage defaultMeasurementSystem sortIndex localizations { locale displayName } }
+      languages { languageCode defaultCountry standard localizations { locale displayName } }
+      sites {
+        id name slug isMain internationalOnly hideSideButtons enableCutFont theme mainSiteOnly
+        headerNavigation footerNavigation addLanguages dropLanguages
+        domains { host slug }
+      }
+      brands { id name pimId theme image { url mimeType alternativeText } }
+    }
+  }
+`;
+
+export const HEADER_NAVIGATION = /* GraphQL */ `
+  ${LINK}
+  ${NAV_ITEM}
+  query HeaderNavigation($id: ID!, $stage: Stage!) {
+    headerNavigation(id: $id, stage: $stage) {
+      id theme hidden
+      homeItems { ...NavItemTree }
+      topItems { ...NavItemTree }
+    }
+  }
+`;
+
+export const FOOTER_NAVIGATION = /* GraphQL */ `
+  ${LINK}
+  ${NAV_ITEM}
+  query FooterNavigation($id: ID!, $stage: Stage!) {
+    footerNavigation(id: $id, stage: $stage) {
+      id theme
+      contactLink { ...LinkFields }
+      navigationSections { id title items { ...NavItemTree } }
+    }
+  }
+`;
+
+export const PAGE_BY_PATH = /* GraphQL */ `
+  ${PAGE}
+  query PageByPath($site: ID!, $path: String!, $stage: Stage!) {
+    pageByPath(site: $site, path: $path, stage: $stage) { ...PageFields }
+  }
+`;
+
+export const PAGES_BY_ID = /* GraphQL */ `
+  ${PAGE}
+  query PagesById($ids: [ID!]!, $stage: Stage!) {
+    pagesById(ids: $ids, stage: $stage) { ...PageFields }
+  }
+`;
+
+export const PAGES = /* GraphQL */ `
+  ${PAGE}
+  query Pages($site: ID, $stage: Stage!) {
+    pages(site: $site, stage: $stage) { ...PageFields }
+  }
+`;
+
+export const SYSTEM_REDIRECTS = /* GraphQL */ `
+  query SystemRedirects($previousUrls: [String!]!) {
+    systemRedirects(previousUrls: $previousUrls) { previousUrl target }
+  }
+`;
+
+export const ALL_SYSTEM_REDIRECTS = /* GraphQL */ `
+  query AllSystemRedirects {
+    allSystemRedirects { previousUrl target }
+  }
+`;
+
+export const FILE = /* GraphQL */ `
+  query File($slug: String!, $locale: String) {
+    file(slug: $slug, locale: $locale) { slug url fileName size locale }
+  }
+`;

@@ -1,0 +1,178 @@
+import * as v from 'valibot';
+import type { Link } from '../../site/navigation-types.ts';
+
+/** valibot schemas for the raw content-hub answers (the boundary; map.ts turns them into domain types). */
+
+const str = v.string();
+const nstr = v.nullish(v.string());
+
+export const LocalizationSchema = v.object({ locale: str, displayName: str });
+
+export const AssetSchema = v.object({ url: str, mimeType: str, alternativeText: nstr });
+
+export const RawSystemDataSchema = v.object({
+  systemData: v.object({
+    countries: v.array(v.object({
+      countryCode: str,
+      hidden: v.boolean(),
+      supportedLanguages: v.array(str),
+      defaultLanguage: str,
+      defaultMeasurementSystem: v.picklist(['Metric', 'Imperial']),
+      sortIndex: v.number(),
+      localizations: v.array(LocalizationSchema),
+    })),
+    languages: v.array(v.object({
+      languageCode: str,
+      defaultCountry: str,
+      standard: v.boolean(),
+      localizations: v.array(LocalizationSchema),
+    })),
+    sites: v.array(v.object({
+      id: str,
+      name: str,
+      slug: str,
+      isMain: v.boolean(),
+      internationalOnly: v.boolean(),
+      hideSideButtons: v.boolean(),
+      enableCutFont: v.boolean(),
+      theme: str,
+      mainSiteOnly: v.boolean(),
+      headerNavigation: nstr,
+      footerNavigation: nstr,
+      addLanguages: v.array(str),
+      dropLanguages: v.array(str),
+      domains: v.array(v.object({ host: str, slug: nstr })),
+    })),
+    brands: v.array(v.object({ id: str, name: str, pimId: str, theme: str, image: v.nullish(AssetSchema) })),
+  }),
+});
+
+/** A link, turned into the domain Link at the boundary (page.site becomes page.siteId). */
+export const RawLinkSchema = v.pipe(
+  v.object({
+    text: nstr,
+    page: v.nullish(v.object({ id: str, path: str, site: nstr, title: str })),
+    path: nstr,
+    url: nstr,
+    productSlug: nstr,
+    serviceSlug: nstr,
+    pageParameters: v.nullish(v.record(str, str)),
+    openInNewTab: v.optional(v.boolean(), false),
+  }),
+  v.transform((l): Link => ({
+    text: l.text ?? null,
+    page: l.page ? { id: l.page.id, path: l.page.path, siteId: l.page.site ?? null, title: l.page.title } : null,
+    path: l.path ?? null,
+    url: l.url ?? null,
+    productSlug: l.productSlug ?? null,
+    serviceSlug: l.serviceSlug ?? null,
+    pageParameters: l.pageParameters ?? null,
+    openInNewTab: l.openInNewTab,
+  })),
+);
+type RawLink = Link;
+
+export interface RawNavItem {
+  id: string;
+  title: string;
+  countries: string[];
+  hidden: boolean;
+  hideSubItems: boolean;
+  breadcrumbOverride?: string | null;
+  link?: RawLink | null;
+  items?: RawNavItem[];
+}
+
+export const RawNavItemSchema: v.GenericSchema<unknown, RawNavItem> = v.object({
+  id: str,
+  title: str,
+  countries: v.array(str),
+  hidden: v.boolean(),
+  hideSubItems: v.boolean(),
+  breadcrumbOverride: nstr,
+  link: v.nullish(RawLinkSchema),
+  items: v.optional(v.array(v.lazy(() => RawNavItemSchema))),
+});
+
+export const RawHeaderSchema = v.object({
+  headerNavigation: v.nullable(v.object({
+    id: str, theme: str, hidden: v.boolean(),
+    homeItems: v.array(RawNavItemSchema),
+    topItems: v.array(RawNavItemSchema),
+  })),
+});
+
+export const RawFooterSchema = v.object({
+  footerNavigation: v.nullable(v.object({
+    id: str, theme: str,
+    contactLink: v.nullish(RawLinkSchema),
+    navigationSections: v.array(v.object({ id: str, title: str, items: v.array(RawNavItemSchema) })),
+  })),
+});
+
+// Content modules. Links inside modules arrive with page references already resolved.
+const ModuleLink = v.nullish(RawLinkSchema);
+const Paragraphs = v.array(str);
+
+export const ModuleSchema = v.variant('type', [
+  v.object({ type: v.literal('hero'), overline: nstr, title: str, text: nstr, image: v.nullish(AssetSchema), link: ModuleLink }),
+  v.object({
+    type: v.literal('richText'),
+    title: nstr,
+    blocks: v.array(v.variant('kind', [
+      v.object({ kind: v.literal('heading'), text: str }),
+      v.object({ kind: v.literal('paragraph'), text: str }),
+      v.object({ kind: v.literal('list'), items: v.array(str) }),
+    ])),
+  }),
+  v.object({
+    type: v.literal('imageText'), title: nstr, text: v.union([Paragraphs, v.pipe(str, v.transform((s) => [s]))]),
+    image: v.nullish(AssetSchema), imagePosition: v.optional(v.picklist(['left', 'right']), 'right'), link: ModuleLink,
+  }),
+  v.object({
+    type: v.literal('teaserGrid'), title: nstr,
+    items: v.array(v.object({ title: str, text: nstr, image: v.nullish(AssetSchema), link: ModuleLink })),
+  }),
+  v.object({ type: v.literal('callToAction'), title: str, text: nstr, link: ModuleLink }),
+  v.object({ type: v.literal('video'), title: nstr, url: str, poster: v.nullish(AssetSchema), caption: nstr }),
+  v.object({ type: v.literal('accordion'), title: nstr, items: v.array(v.object({ title: str, text: str })) }),
+  v.object({
+    type: v.literal('downloads'), title: nstr,
+    files: v.array(v.object({ slug: str, title: str, fileName: str, url: str, size: v.number(), locale: str })),
+  }),
+  v.object({ type: v.literal('quote'), text: str, author: str, role: nstr, image: v.nullish(AssetSchema) }),
+]);
+export type RawModule = v.InferOutput<typeof ModuleSchema>;
+
+export const RawPageSchema = v.object({
+  id: str,
+  site: nstr,
+  mainSiteOnly: v.boolean(),
+  slug: str,
+  path: str,
+  pageType: str,
+  theme: str,
+  countries: v.array(str),
+  protection: v.picklist([0, 1, 2]),
+  languages: v.array(str),
+  contentLanguage: str,
+  title: str,
+  description: nstr,
+  // Validated module by module in map.ts, so one broken module does not take the page down.
+  modules: v.array(v.unknown()),
+  updatedAt: str,
+  isPublished: v.boolean(),
+});
+export type RawPage = v.InferOutput<typeof RawPageSchema>;
+
+export const PageByPathSchema = v.object({ pageByPath: v.nullable(RawPageSchema) });
+export const PagesByIdSchema = v.object({ pagesById: v.array(RawPageSchema) });
+export const PagesSchema = v.object({ pages: v.array(RawPageSchema) });
+
+const RedirectSchema = v.object({ previousUrl: str, target: str });
+export const SystemRedirectsSchema = v.object({ systemRedirects: v.array(RedirectSchema) });
+export const AllSystemRedirectsSchema = v.object({ allSystemRedirects: v.array(RedirectSchema) });
+
+export const FileSchema = v.object({
+  file: v.nullable(v.object({ slug: str, url: str, fileName: str, size: v.number(), locale: str })),
+});

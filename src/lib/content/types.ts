@@ -1,0 +1,37 @@
+import type { ImageAsset } from '../../site/types.ts';
+import type { RawModule } from './schema.ts';
+
+/** A content module as the page components render it (links already domain Links). */
+export type ContentModule = RawModule;
+export type ModuleType = ContentModule['type'];
+
+/** A content page (spec §3 Page), in the language it was resolved to. */
+export interface Page {
+  id: string;
+  /** Null for a global page offered on every site. */
+  siteId: string | null;
+  mainSiteOnly: boolean;
+  slug: string;
+  /** Site-relative path, '' for a home page. */
+  path: string;
+  pageType: string;
+  theme: string;
+  countries: string[];
+  /** 0 none, 1 password, 2 CIAM role. */
+  protection: 0 | 1 | 2;
+  /** Languages the page exists in. */
+  languages: string[];
+  contentLanguage: string;
+  title: string;
+  description: string | null;
+  modules: ContentModule[];
+  updatedAt: string;
+  isPublished: boolean;
+}
+
+export interface SystemRedirect {
+  previousUrl: string;
+  target: string;
+}
+
+export type { ImageAsset };

@@ -1,0 +1,124 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import sirv from 'sirv';
+import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
+import { normalizeHost, StaticSite } from './static-site.ts';
+import { trailingSlashRedirect } from '../site/redirects.ts';
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
+
+export interface AppServerOptions {
+  distDir: string;
+  /** The Astro handler from the built entry (node adapter, middleware mode). */
+  astroHandler: NodeHandler;
+  /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
+  routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+}
+
+/** Query parameters that change what a page renders: such requests go to the Astro handler. */
+const DYNAMIC_PARAMS = ['direct', 'cache', 'nextRelease'];
+const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
+
+/**
+ * The production request handler: Host → site tree → prerendered file when the route was
+ * prerendered, otherwise Astro renders on demand. Security headers on every response; every
+ * HTML response says how it was made (`X-Render`).
+ */
+export function createAppHandler(opts: AppServerOptions) {
+  const site = new StaticSite(join(opts.distDir, 'static'));
+  const client = sirv(join(opts.distDir, 'client'), {
+    dev: false,
+    etag: true,
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? CACHE_IMMUTABLE : 'public, max-age=3600');
+    },
+  });
+  const hostFiles = new Map<string, ReturnType<typeof sirv>>();
+  const hostFilesFor = (host: string) => {
+    let h = hostFiles.get(host);
+    if (!h) {
+      // dev: true makes sirv look at the disk per request, so files a revalidation wrote are seen.
+      h = sirv(join(site.root, host), {
+        dev: true,
+        etag: true,
+        setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
+      });
+      hostFiles.set(host, h);
+    }
+    return h;
+  };
+
+  const onDemand = (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('X-Render', 'on-demand');
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    // Astro sends its CSP as a header on on-demand pages; add what only a header can carry.
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      const csp = res.getHeader('content-security-policy');
+      if (typeof csp === 'string') res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(csp));
+      const headers = rest.find((r) => r && typeof r === 'object' && !Array.isArray(r)) as Record<string, unknown> | undefined;
+      if (headers) {
+        for (const k of Object.keys(headers)) {
+          if (k.toLowerCase() === 'content-security-policy' && typeof headers[k] === 'string') headers[k] = withHeaderOnlyDirectives(headers[k] as string);
+        }
+      }
+      return writeHead(status, ...rest);
+    }) as typeof res.writeHead;
+    return opts.astroHandler(req, res, (err?: unknown) => {
+      if (err) console.error(err);
+      if (!res.headersSent) {
+        res.statusCode = err ? 500 : 404;
+        res.end();
+      }
+    });
+  };
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    applySecurityHeaders(res);
+    const hostHeader = req.headers.host ?? 'localhost';
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${hostHeader}`);
+    } catch {
+      res.writeHead(400).end('Bad request');
+      return;
+    }
+    if (opts.routes && (await opts.routes(req, res, url))) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return onDemand(req, res);
+
+    const path = url.pathname;
+    if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
+      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(normalizeHost(hostHeader))(req, res, () => onDemand(req, res)) : onDemand(req, res)));
+    }
+    const slash = trailingSlashRedirect(path, url.search);
+    if (slash) {
+      res.writeHead(slash.status, { Location: slash.location }).end();
+      return;
+    }
+    const host = normalizeHost(hostHeader);
+    if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
+
+    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '');
+    const build = dynamic ? null : site.load(host);
+    const rule = build ? site.route(host, path) : null;
+    if (rule) {
+      const etag = `"${rule.fingerprint}"`;
+      const html = await site.html(host, path);
+      if (html !== null) {
+        res.setHeader('X-Render', 'prerendered');
+        res.setHeader('Cache-Control', CACHE_HTML);
+        res.setHeader('ETag', etag);
+        if (rule.csp) res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(rule.csp));
+        if (req.headers['if-none-match'] === etag) {
+          res.writeHead(304).end();
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+        res.end(req.method === 'HEAD' ? undefined : html);
+        return;
+      }
+    }
+    return onDemand(req, res);
+  };
+}
+
+export { StaticSite };

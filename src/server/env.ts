@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { LOG_LEVELS } from '../lib/content/log.ts';
+
+const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
+const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
+
+/** The server's environment: every variable, its default, and what a malformed value gets told. */
+export const ServerEnvSchema = v.object({
+  CONTENT_ENDPOINT: v.optional(Url('CONTENT_ENDPOINT'), 'http://127.0.0.1:4100/graphql'),
+  CONTENT_LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `CONTENT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'warn'),
+  HOST: v.optional(v.string(), '127.0.0.1'),
+  PORT: v.optional(Port, '4321'),
+  PUBLIC_PORT: v.optional(v.string()),
+  REVALIDATE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'REVALIDATE_SECRET must be at least 16 characters'))),
+  COOKIE_CONSENT_SCRIPT_URL: v.optional(Url('COOKIE_CONSENT_SCRIPT_URL')),
+  COOKIE_CONSENT_ID: v.optional(v.string()),
+  MONITORING_SCRIPT_URL: v.optional(Url('MONITORING_SCRIPT_URL')),
+  TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
+});
+export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses the environment; throws an EnvError naming every variable that is missing or malformed. */
+export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
+  const picked = Object.fromEntries(Object.keys(ServerEnvSchema.entries).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
+  const result = v.safeParse(ServerEnvSchema, picked);
+  if (result.success) return result.output;
+  const lines = result.issues.map((i) => `- ${v.getDotPath(i) ?? 'environment'}: ${i.message}`);
+  throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
+}
+
+let cached: ServerEnv | undefined;
+/** The environment of this process, parsed once. */
+export function serverEnv(): ServerEnv {
+  cached ??= parseServerEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,21 @@
+import { serverEnv } from '../env.ts';
+import type { PrerenderOptions, Progress } from './run.ts';
+import type { HostMode } from './collect.ts';
+
+/** Prerender options from the environment (the same variables the server reads). */
+export function prerenderOptionsFromEnv(distDir: string): Omit<PrerenderOptions, 'onProgress'> {
+  const env = serverEnv();
+  const mode = (process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local') as HostMode;
+  return {
+    distDir,
+    content: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL },
+    mode,
+    port: Number(env.PUBLIC_PORT ?? env.PORT),
+  };
+}
+
+/** `1,234/5,000  812 pages/s  4.6 s left` */
+export function formatProgress(p: Progress): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(p.done)}/${n(p.total)}  ${Math.round(p.pagesPerSecond)} pages/s  ${p.secondsLeft.toFixed(1)} s left`;
+}

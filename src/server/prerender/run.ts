@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import type { ContentConfig } from '../../lib/content/index.ts';
+import { alternateLinks } from '../../site/alternates.ts';
+import { withCspMeta } from '../headers.ts';
+import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
+import { collect, type HostMode, type PlannedRoute } from './collect.ts';
+import { diffRoutes, routeFingerprint } from './fingerprint.ts';
+import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
+
+export interface PrerenderOptions {
+  distDir: string;
+  content: ContentConfig;
+  mode: HostMode;
+  /** Port in the public origin of local hosts (http://localhost:4321). */
+  port: number;
+  concurrency?: number;
+  /** Re-render these pages (by id or slug) even when their fingerprint is unchanged. */
+  force?: { ids?: string[]; slugs?: string[]; all?: boolean };
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  pagesPerSecond: number;
+  secondsLeft: number;
+}
+
+export interface PrerenderResult {
+  /** The release published, or null when nothing changed. */
+  releaseId: string | null;
+  rendered: number;
+  unchanged: number;
+  removed: number;
+  failed: string[];
+  total: number;
+  seconds: number;
+  renderSeconds: number;
+  pagesPerSecond: number;
+}
+
+interface BuiltEntry {
+  app: { render(req: Request, opts: { locals: object }): Promise<Response> };
+  buildId: string;
+}
+
+const entryCache = new Map<string, Promise<BuiltEntry>>();
+/** Imports the built server entry once per process. */
+export function loadEntry(distDir: string): Promise<BuiltEntry> {
+  const file = join(distDir, 'server/entry.mjs');
+  if (!existsSync(file)) throw new Error(`No built app at ${file}: run "npm run build" first.`);
+  let p = entryCache.get(file);
+  if (!p) {
+    p = import(pathToFileURL(file).href) as Promise<BuiltEntry>;
+    entryCache.set(file, p);
+  }
+  return p;
+}
+
+function readPrevious(hostDir: string): BuildMeta | null {
+  try {
+    const latest = JSON.parse(readFileSync(join(hostDir, 'builds/latest.json'), 'utf8')) as LatestBuild;
+    return JSON.parse(readFileSync(join(hostDir, 'builds/meta', `${latest.id}.json`), 'utf8')) as BuildMeta;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+/**
+ * The incremental prerender: collects every record, fingerprints every route, renders only the
+ * routes whose fingerprint changed through the built App, removes vanished routes, and publishes
+ * a new release (meta, sitemap, robots, then latest.json) per host when anything changed.
+ */
+export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult> {
+  const started = performance.now();
+  const entry = await loadEntry(opts.distDir);
+  const collected = await collect(opts.content, { mode: opts.mode, port: opts.port });
+  const staticRoot = join(opts.distDir, 'static');
+  const releaseId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const timestamp = new Date().toISOString();
+
+  const byHost = new Map<string, PlannedRoute[]>();
+  for (const r of collected.routes) {
+    const list = byHost.get(r.host) ?? [];
+    list.push(r);
+    byHost.set(r.host, list);
+  }
+  const forceIds = new Set(opts.force?.ids ?? []);
+  const forceSlugs = new Set(opts.force?.slugs ?? []);
+
+  const plans = [...collected.hosts.keys()].map((host) => {
+    const routes = byHost.get(host) ?? [];
+    const hostDir = join(staticRoot, host);
+    const previous = readPrevious(hostDir);
+    const prevRoutes = previous?.routes ?? {};
+    const fingerprints: Record<string, string> = {};
+    const byPath = new Map<string, PlannedRoute>();
+    const force = new Set<string>();
+    for (const r of routes) {
+      fingerprints[r.path] = routeFingerprint(entry.buildId, r.path, r.recordHashes);
+      byPath.set(r.path, r);
+      if (opts.force?.all || forceIds.has(r.page.id) || forceSlugs.has(r.page.slug)) force.add(r.path);
+      // A route whose files went missing is rendered again.
+      else if (prevRoutes[r.path] && !existsSync(join(routeDir(hostDir, r.path), 'index.html'))) force.add(r.path);
+    }
+    return { host, hostDir, previous, fingerprints, byPath, diff: diffRoutes(prevRoutes, fingerprints, force) };
+  });
+
+  const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
+  const failed: string[] = [];
+  const rules = new Map<string, Record<string, RouteRule>>(plans.map((p) => [p.host, {}]));
+  let done = 0;
+  const renderStart = performance.now();
+  let lastReport = 0;
+  const report = () => {
+    const secs = (performance.now() - renderStart) / 1000;
+    const rate = secs > 0 ? done / secs : 0;
+    opts.onProgress?.({ done, total, pagesPerSecond: rate, secondsLeft: rate > 0 ? (total - done) / rate : 0 });
+  };
+
+  const jobs = plans.flatMap((p) => p.diff.render.map((path) => ({ plan: p, route: p.byPath.get(path)! })));
+  const concurrency = opts.concurrency ?? 16;
+  await pool(jobs, concurrency, async ({ plan, route }) => {
+    const locals = { prerender: { system: collected.system, model: route.model, releaseId } };
+    const res = await entry.app.render(new Request(`${route.origin}${route.path}`), { locals });
+    const csp = res.headers.get('content-security-policy');
+    const html = withCspMeta(await res.text(), csp);
+    if (res.status !== 200) {
+      failed.push(`${plan.host}${route.path} (${res.status})`);
+    } else {
+      const dir = routeDir(plan.hostDir, route.path);
+      await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), JSON.stringify(route.model))]);
+      rules.get(plan.host)![route.path] = { fingerprint: plan.fingerprints[route.path]!, csp };
+    }
+    done++;
+    const now = performance.now();
+    if (now - lastReport > 200) { lastReport = now; report(); }
+  });
+  report();
+  const renderSeconds = (performance.now() - renderStart) / 1000;
+
+  let removed = 0;
+  let unchanged = 0;
+  let changed = false;
+  for (const plan of plans) {
+    const hostRules = rules.get(plan.host)!;
+    for (const path of plan.diff.unchanged) hostRules[path] = plan.previous!.routes[path]!;
+    unchanged += plan.diff.unchanged.length;
+    for (const path of plan.diff.removed) await removeRoute(plan.hostDir, path);
+    removed += plan.diff.removed.length;
+    if (plan.diff.render.length || plan.diff.removed.length || !plan.previous) changed = true;
+  }
+
+  if (changed) {
+    for (const plan of plans) {
+      const origin = collected.hosts.get(plan.host)!;
+      const hostRules = rules.get(plan.host)!;
+      const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
+      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path]).map((r) => {
+        const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+        return { loc: `${origin}${r.path}`, lastmod: r.page.updatedAt, alternates: alternateLinks(site, collected.system, r.page, origin) };
+      });
+      await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
+      await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
+      await writeAtomic(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
+      // Last: publishing latest.json switches the server and the browsers to the new release.
+      await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    releaseId: changed ? releaseId : null,
+    rendered: done - failed.length,
+    unchanged,
+    removed,
+    failed,
+    total: collected.routes.length,
+    seconds,
+    renderSeconds,
+    pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
+  };
+}

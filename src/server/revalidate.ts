@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import * as v from 'valibot';
+import type { ServerEnv } from './env.ts';
+import type { PrerenderResult } from './prerender/run.ts';
+
+const MAX_BODY = 64 * 1024;
+
+export const RevalidateBody = v.strictObject({
+  ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty('ids must not contain empty strings'), v.maxLength(64))), v.maxLength(1000, 'At most 1000 ids'))),
+  slugs: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'slugs must be lowercase-kebab'), v.maxLength(120))), v.maxLength(1000, 'At most 1000 slugs'))),
+  all: v.optional(v.boolean('all must be true or false')),
+});
+export type RevalidateRequest = v.InferOutput<typeof RevalidateBody>;
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+}
+
+function secretMatches(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error('Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * POST /api/revalidate (shared secret in `x-revalidate-secret` or `Authorization: Bearer`):
+ * runs the incremental prerender in a worker for the given page ids or slugs (re-rendered even if
+ * unchanged), or for everything, and answers with what it did. Runs never overlap; a request
+ * that arrives during a run waits for the next one.
+ */
+export function createRevalidation(opts: { distDir: string; env: ServerEnv }) {
+  let running: Promise<PrerenderResult> | null = null;
+  let queued: { force: RevalidateRequest; promise: Promise<PrerenderResult> } | null = null;
+  const workers = new Set<Worker>();
+
+  const runWorker = (force: RevalidateRequest) => new Promise<PrerenderResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
+      workerData: {
+        distDir: opts.distDir,
+        content: { endpoint: opts.env.CONTENT_ENDPOINT, logLevel: opts.env.CONTENT_LOG_LEVEL },
+        mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
+        port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
+        force,
+      },
+    });
+    workers.add(worker);
+    worker.once('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => (m.ok ? resolve(m.result!) : reject(new Error(m.error))));
+    worker.once('error', reject);
+    worker.once('exit', () => workers.delete(worker));
+  });
+
+  const schedule = (force: RevalidateRequest): Promise<PrerenderResult> => {
+    if (!running) {
+      running = runWorker(force).finally(() => { running = null; });
+      return running;
+    }
+    if (!queued) {
+      const after = running.catch(() => undefined);
+      const entry = { force: { ...force }, promise: undefined as unknown as Promise<PrerenderResult> };
+      entry.promise = after.then(() => { queued = null; return schedule(entry.force); });
+      queued = entry;
+      return entry.promise;
+    }
+    // Merge into the queued run.
+    queued.force.ids = [...(queued.force.ids ?? []), ...(force.ids ?? [])];
+    queued.force.slugs = [...(queued.force.slugs ?? []), ...(force.slugs ?? [])];
+    queued.force.all = queued.force.all || force.all;
+    return queued.promise;
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    if (url.pathname !== '/api/revalidate') return false;
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      json(res, 405, { error: 'Use POST' });
+      return true;
+    }
+    const secret = opts.env.REVALIDATE_SECRET;
+    if (!secret) {
+      json(res, 503, { error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
+      return true;
+    }
+    const auth = req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? (req.headers['x-revalidate-secret'] as string | undefined);
+    if (!secretMatches(auth, secret)) {
+      json(res, 401, { error: 'Missing or wrong revalidation secret' });
+      return true;
+    }
+    let body: unknown = {};
+    try {
+      const text = await readBody(req);
+      body = text.trim() ? JSON.parse(text) : {};
+    } catch (err) {
+      json(res, 400, { error: `Malformed body: ${(err as Error).message}` });
+      return true;
+    }
+    const parsed = v.safeParse(RevalidateBody, body);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      json(res, 400, { error: `Invalid body: ${v.getDotPath(issue) ?? 'body'}: ${issue.message}` });
+      return true;
+    }
+    try {
+      const result = await schedule(parsed.output);
+      console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
+      json(res, 200, result);
+    } catch (err) {
+      console.error('[revalidate] failed:', (err as Error).message);
+      json(res, 502, { error: `Revalidation failed, the previous build stays: ${(err as Error).message}` });
+    }
+    return true;
+  }
+
+  return {
+    route,
+    close: () => { for (const w of workers) void w.terminate(); },
+  };
+}

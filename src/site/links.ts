@@ -1,0 +1,73 @@
+import type { Link } from './navigation-types.ts';
+import type { Locale, Site } from './types.ts';
+import { localizedPath } from './paths.ts';
+
+export type ResolvedLink =
+  | { kind: 'internal'; href: string; newTab: boolean }
+  /** A full-page link: http(s) targets and `hard:` targets (prefix removed). */
+  | { kind: 'external'; href: string; newTab: boolean }
+  /** `action:<name>`: an in-app action such as opening the news feed. */
+  | { kind: 'action'; action: string };
+
+const BLOCKED_PROTOCOLS = /^\s*(javascript|data|blob|vbscript):/i;
+
+/** True for targets that must never be rendered as links (javascript:, data:, blob:, vbscript:). */
+export function isBlockedTarget(target: string): boolean {
+  return BLOCKED_PROTOCOLS.test(target);
+}
+
+export interface LinkContext {
+  site: Pick<Site, 'id' | 'slug'>;
+  locale: Pick<Locale, 'urlCode'>;
+  /** Sites by id, to link pages of another site. */
+  sites?: Pick<Site, 'id' | 'slug'>[];
+}
+
+function withParams(href: string, params: Record<string, string> | null): string {
+  if (!params || Object.keys(params).length === 0) return href;
+  const [path, hash] = href.split('#', 2);
+  const sep = path!.includes('?') ? '&' : '?';
+  return `${path}${sep}${new URLSearchParams(params).toString()}${hash ? `#${hash}` : ''}`;
+}
+
+function fromTarget(target: string, newTab: boolean, ctx: LinkContext): ResolvedLink | null {
+  if (isBlockedTarget(target)) return null;
+  if (target.startsWith('action:')) return { kind: 'action', action: target.slice('action:'.length) };
+  if (target.startsWith('hard:')) {
+    const href = target.slice('hard:'.length);
+    return href && !isBlockedTarget(href) ? { kind: 'external', href, newTab } : null;
+  }
+  if (/^https?:\/\//i.test(target) || target.startsWith('mailto:') || target.startsWith('tel:')) {
+    return { kind: 'external', href: target, newTab };
+  }
+  if (target.startsWith('/')) return { kind: 'internal', href: localizedPath(ctx.site, ctx.locale, target), newTab };
+  return null;
+}
+
+/**
+ * Turns a content-hub link into something to render, or null when it has no usable target.
+ * Page links to another site's page use that site's slug.
+ *
+ * @example resolveLink({ path: '/contact', … }, { site: main, locale: de }) // { kind: 'internal', href: '/de/contact' }
+ */
+export function resolveLink(link: Link | null | undefined, ctx: LinkContext): ResolvedLink | null {
+  if (!link) return null;
+  const newTab = link.openInNewTab;
+  let resolved: ResolvedLink | null = null;
+  if (link.page) {
+    const owner = link.page.siteId && link.page.siteId !== ctx.site.id
+      ? ctx.sites?.find((s) => s.id === link.page!.siteId) ?? ctx.site
+      : ctx.site;
+    resolved = { kind: 'internal', href: localizedPath(owner, ctx.locale, link.page.path), newTab };
+  } else if (link.path) {
+    resolved = fromTarget(link.path, newTab, ctx);
+  } else if (link.url) {
+    resolved = fromTarget(link.url, newTab, ctx);
+  } else if (link.productSlug) {
+    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}/products/${encodeURIComponent(link.productSlug)}`, newTab };
+  } else if (link.serviceSlug) {
+    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}/services/${encodeURIComponent(link.serviceSlug)}`, newTab };
+  }
+  if (resolved && resolved.kind !== 'action') resolved = { ...resolved, href: withParams(resolved.href, link.pageParameters) };
+  return resolved;
+}

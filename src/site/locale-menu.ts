@@ -1,0 +1,48 @@
+import type { Locale, Site, SystemData } from './types.ts';
+import { ALL_COUNTRY, localizedName, makeLocale, siteLanguages } from './locale.ts';
+import { localizedPath } from './paths.ts';
+
+export interface LocaleMenuGroup {
+  countryCode: string;
+  /** Country name in the page's language ('' for the international group: the caller labels it). */
+  name: string;
+  options: { locale: Locale; href: string; label: string; current: boolean }[];
+}
+
+/**
+ * The language-and-region menu: the international languages first, then every visible country
+ * with the site languages it supports. Links keep the current page path.
+ */
+export function localeMenu(site: Site, system: Pick<SystemData, 'languages' | 'countries'>, current: Locale, pagePath: string): LocaleMenuGroup[] {
+  const langs = siteLanguages(site, system.languages);
+  const label = (lang: string) => languageEndonym(lang);
+  const option = (l: Locale) => ({ locale: l, href: localizedPath(site, l, pagePath), label: label(l.language), current: l.code === current.code });
+  const groups: LocaleMenuGroup[] = [{ countryCode: ALL_COUNTRY, name: '', options: langs.map((l) => option(makeLocale(l, null))) }];
+  if (site.internationalOnly) return groups;
+  for (const c of system.countries) {
+    if (c.hidden) continue;
+    const supported = c.supportedLanguages.filter((l) => langs.includes(l));
+    if (supported.length === 0) continue;
+    groups.push({ countryCode: c.countryCode, name: localizedName(c.localizations, current, c.countryCode), options: supported.map((l) => option(makeLocale(l, c.countryCode))) });
+  }
+  return groups;
+}
+
+/** A language's name in that language ('Deutsch', 'Français', '日本語'). */
+export function languageEndonym(language: string): string {
+  try {
+    const name = new Intl.DisplayNames([language], { type: 'language' }).of(language);
+    return name ? name.charAt(0).toLocaleUpperCase(language) + name.slice(1) : language;
+  } catch {
+    return language;
+  }
+}
+
+/** A language's name in the page's language ('German' on an English page). */
+export function languageName(language: string, inLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([inLanguage], { type: 'language' }).of(language) ?? language;
+  } catch {
+    return language;
+  }
+}

@@ -1,0 +1,51 @@
+/** Navigation and link shapes after mapping from the content hub (spec §3 Link, Navigation item). */
+
+export interface PageRef {
+  id: string;
+  /** Site-relative path of the page, '' for a home page. */
+  path: string;
+  /** Site id, or null for a global page offered on every site. */
+  siteId: string | null;
+  title: string;
+}
+
+export interface Link {
+  text: string | null;
+  page: PageRef | null;
+  path: string | null;
+  url: string | null;
+  productSlug: string | null;
+  serviceSlug: string | null;
+  pageParameters: Record<string, string> | null;
+  openInNewTab: boolean;
+}
+
+export interface NavItem {
+  id: string;
+  title: string;
+  link: Link | null;
+  countries: string[];
+  hidden: boolean;
+  hideSubItems: boolean;
+  breadcrumbOverride: string | null;
+  items: NavItem[];
+}
+
+export interface HeaderNavigation {
+  homeItems: NavItem[];
+  topItems: NavItem[];
+  theme: string;
+  hidden: boolean;
+}
+
+export interface FooterSection {
+  id: string;
+  title: string;
+  items: NavItem[];
+}
+
+export interface FooterNavigation {
+  navigationSections: FooterSection[];
+  theme: string;
+  contactLink: Link | null;
+}

@@ -1,0 +1,52 @@
+import type { NavItem } from './navigation-types.ts';
+import { ALL_COUNTRY } from './locale.ts';
+import { resolveLink, type LinkContext, type ResolvedLink } from './links.ts';
+
+export interface VisibleNavItem {
+  id: string;
+  title: string;
+  link: ResolvedLink;
+  items: VisibleNavItem[];
+  breadcrumbOverride: string | null;
+}
+
+export interface NavFilter extends LinkContext {
+  country: string;
+  editorMode: boolean;
+  /** Called for an item whose link has no target at all (spec: a console warning only for a missing URL). */
+  warn?: (message: string) => void;
+}
+
+/** A navigation item shows only if its countries list is empty or includes the current country; anything goes in the all-countries view. */
+export function visibleInCountry(item: Pick<NavItem, 'countries'>, country: string): boolean {
+  return country === ALL_COUNTRY || item.countries.length === 0 || item.countries.includes(country);
+}
+
+/**
+ * Filters a navigation tree for the current request: country, hidden items (editor mode only),
+ * items without a usable link are skipped. Sub items of an item flagged hideSubItems are dropped.
+ */
+export function filterNavigation(items: NavItem[], filter: NavFilter): VisibleNavItem[] {
+  const out: VisibleNavItem[] = [];
+  for (const item of items) {
+    if (!visibleInCountry(item, filter.country)) continue;
+    if (item.hidden && !filter.editorMode) continue;
+    if (!item.link) continue;
+    const link = resolveLink(item.link, filter);
+    if (!link) {
+      const l = item.link;
+      if (!l.page && !l.path && !l.url && !l.productSlug && !l.serviceSlug) {
+        filter.warn?.(`Navigation item "${item.title}" (${item.id}) has no URL`);
+      }
+      continue;
+    }
+    out.push({
+      id: item.id,
+      title: item.title,
+      link,
+      breadcrumbOverride: item.breadcrumbOverride,
+      items: item.hideSubItems ? [] : filterNavigation(item.items, filter),
+    });
+  }
+  return out;
+}
