@@ -13,7 +13,7 @@ export default defineConfig({
   trailingSlash: 'ignore',
   compressHTML: true,
   markdown: { syntaxHighlight: false },
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  prefetch: { prefetchAll: true, defaultStrategy: 'hover' },
   build: { inlineStylesheets: 'never' },
   security: {
     checkOrigin: true,

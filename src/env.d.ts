@@ -13,6 +13,8 @@ declare namespace App {
     uiLanguage?: import('./i18n/index.ts').UiLanguage;
     t?: import('i18next').TFunction;
     loaders?: import('./models/content-page.ts').Loaders;
+    /** The release the server currently serves (given by src/server to on-demand renders). */
+    releaseId?: string;
     /** Given by scripts/prerender.ts: the records to render from, so rendering does no I/O. */
     prerender?: import('./models/prerender.ts').PrerenderLocals;
   }

@@ -33,6 +33,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
     cookies: { locale: cookies.get('locale')?.value, measurement: cookies.get('measurement')?.value },
     flags,
   });
+  // The next-release toggle: ?nextRelease=false clears the cookie, any other value sets it.
+  const nextReleaseParam = url.searchParams.get('nextRelease');
+  if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
+  else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
   if (resolution.kind === 'pass') return next();
   if (resolution.kind === 'redirect') {
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });

@@ -9,9 +9,28 @@ import { svgImage, tinyPdf } from '../shared/assets.ts';
 const here = dirname(fileURLToPath(import.meta.url));
 const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
 
-interface Ctx {
+export interface Ctx {
   locales: string[];
 }
+
+/** Helpers the content hub hands to its schema extensions (e.g. editorial content). */
+export interface HubHelpers {
+  origin: string;
+  /** Makes a `/assets/…` URL absolute. */
+  abs(url: string): string;
+  /** Resolves page ids in links and makes asset URLs absolute, deep. */
+  resolveJson(value: unknown, locales: string[]): unknown;
+  store: ContentStore;
+}
+
+/** A schema extension: extra type definitions and resolvers merged into the content hub. */
+export interface HubExtension {
+  typeDefs: string;
+  resolvers(h: HubHelpers): Record<string, Record<string, unknown>>;
+  close?(): void;
+}
+
+const EXTENSIONS: HubExtension[] = [];
 
 type Stage = 'DRAFT' | 'PUBLISHED';
 
@@ -103,9 +122,11 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     };
   };
 
+  const helpers: HubHelpers = { origin, abs, resolveJson, store };
+  const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
-    typeDefs,
-    resolvers: {
+    typeDefs: [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)],
+    resolvers: [...extra, {
       Query: {
         systemData: () => {
           const s = store.data.system;
@@ -187,7 +208,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
           return page(p, 'PUBLISHED', [a.language, ...ctx.locales]);
         },
       },
-    },
+    }],
   });
 
   const yoga = createYoga<Ctx>({
@@ -221,6 +242,6 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
-  server.on('close', () => store.close());
+  server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); });
   return { server, store, url: `${origin}/graphql` };
 }

@@ -63,13 +63,15 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
+    const host = normalizeHost(req.headers.host ?? 'localhost');
+    site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
       if (err) console.error(err);
       if (!res.headersSent) {
         res.statusCode = err ? 500 : 404;
         res.end();
       }
-    });
+    }, { releaseId: site.latest(host)?.id ?? '' });
   };
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

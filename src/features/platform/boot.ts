@@ -1,5 +1,7 @@
 import { initActions } from './actions.ts';
 import { loadThirdPartyScripts } from './third-party.ts';
+import { watchReleases } from './release-watch.ts';
+import { reloadOnChunkError } from './chunk-reload.ts';
 
 const TEN_YEARS = 60 * 60 * 24 * 365 * 10;
 
@@ -33,6 +35,8 @@ export function boot(): void {
   const testing = params.get('testing') === 'true' || readCookie('testing') === 'true';
 
   initActions();
+  reloadOnChunkError();
+  watchReleases(document.querySelector<HTMLMetaElement>('meta[name="release-id"]')?.content ?? '');
 
   window.dataLayer = window.dataLayer || [];
   window.dataLayer.push({

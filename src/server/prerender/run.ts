@@ -109,7 +109,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     const byPath = new Map<string, PlannedRoute>();
     const force = new Set<string>();
     for (const r of routes) {
-      fingerprints[r.path] = routeFingerprint(entry.buildId, r.path, r.recordHashes);
+      fingerprints[r.path] = routeFingerprint(entry.buildId, `${r.origin}${r.path}`, r.recordHashes);
       byPath.set(r.path, r);
       if (opts.force?.all || forceIds.has(r.page.id) || forceSlugs.has(r.page.slug)) force.add(r.path);
       // A route whose files went missing is rendered again.

@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+
+/** E2E runs against the real server and emulators on loopback, in the system Chromium (no browser download). */
+export const E2E_PORT = 4399;
+export const E2E_HUB_PORT = 4199;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : undefined,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'node scripts/start.ts',
+    url: `http://127.0.0.1:${E2E_PORT}/en`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      CONTENT_HUB_PORT: String(E2E_HUB_PORT),
+      REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
+      CONTENT_LOG_LEVEL: 'error',
+    },
+  },
+});
