@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startContentHub } from './content-hub/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const EMULATOR_PORTS = { contentHub: 4100 } as const;
+export const EMULATOR_PORTS: { contentHub: number } = { contentHub: 4100 };
 
 export interface RunningEmulators {
   contentEndpoint: string;

@@ -128,8 +128,9 @@ export function localizedName(localizations: { locale: string; displayName: stri
  * then English always last. `['de-CH', 'de', 'en']`.
  */
 export function contentLocaleChain(locale: Locale, siteFallback = DEFAULT_LANGUAGE): string[] {
-  const chain = [locale.code, locale.language, siteFallback, DEFAULT_LANGUAGE];
-  return [...new Set(chain)].filter((c, i, all) => c !== DEFAULT_LANGUAGE || i === all.length - 1);
+  // English is the last resort: the chain ends at its first occurrence (an English page stops there).
+  const chain = [...new Set([locale.code, locale.language, siteFallback, DEFAULT_LANGUAGE])];
+  return chain.slice(0, chain.indexOf(DEFAULT_LANGUAGE) + 1);
 }
 
 /**

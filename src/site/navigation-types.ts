@@ -6,7 +6,8 @@ export interface PageRef {
   path: string;
   /** Site id, or null for a global page offered on every site. */
   siteId: string | null;
-  title: string;
+  /** The page's title, where the link needs it as fallback text (content modules); null in navigation. */
+  title: string | null;
 }
 
 export interface Link {

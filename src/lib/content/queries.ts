@@ -3,7 +3,7 @@
 const LINK = /* GraphQL */ `
   fragment LinkFields on Link {
     text
-    page { id path site title }
+    page { id path site }
     path
     url
     productSlug

@@ -51,7 +51,7 @@ export const RawSystemDataSchema = v.object({
 export const RawLinkSchema = v.pipe(
   v.object({
     text: nstr,
-    page: v.nullish(v.object({ id: str, path: str, site: nstr, title: str })),
+    page: v.nullish(v.object({ id: str, path: str, site: nstr, title: nstr })),
     path: nstr,
     url: nstr,
     productSlug: nstr,
@@ -61,7 +61,7 @@ export const RawLinkSchema = v.pipe(
   }),
   v.transform((l): Link => ({
     text: l.text ?? null,
-    page: l.page ? { id: l.page.id, path: l.page.path, siteId: l.page.site ?? null, title: l.page.title } : null,
+    page: l.page ? { id: l.page.id, path: l.page.path, siteId: l.page.site ?? null, title: l.page.title ?? null } : null,
     path: l.path ?? null,
     url: l.url ?? null,
     productSlug: l.productSlug ?? null,

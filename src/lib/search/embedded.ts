@@ -1,0 +1,354 @@
+/**
+ * The embedded engine: MiniSearch indexes built by the prerender, one file per (site, language),
+ * loaded into memory before the server listens and swapped by `reload()` after a revalidation.
+ *
+ * Each file holds two MiniSearch indexes over the same documents: `search` (title, description and
+ * body, BM25 with field boosts) and `suggest` (titles only: prefix expansion over a small vocabulary
+ * is what keeps search-as-you-type fast). Documents are stored once, beside the indexes, as compact
+ * tuples; MiniSearch itself stores no fields, so building a result costs nothing per match.
+ *
+ * Matching, the same in both engines:
+ *  - search: every analyzed query word (AND); when nothing matches, again with typo tolerance
+ *    (1 edit from 4 letters, 2 from 8); when still nothing and there are several words, any word (OR).
+ *  - suggest (from 2 characters): the last word as a prefix, the others whole (AND), over titles;
+ *    when nothing matches, again with typo tolerance. At most PAGE_SIZE records.
+ */
+import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import MiniSearch, { type AsPlainObject, type Options, type SearchOptions, type SearchResult as HitList } from 'minisearch';
+import { analyzerFor, segment, type Analyzer, type Language } from './analysis.ts';
+import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
+import { snippet, termMatcher } from './highlight.ts';
+import { normalizeQuery, type NormalizedQuery } from './request.ts';
+import {
+  emptyResult, MIN_SUGGEST_CHARS, PAGE_SIZE, SearchError,
+  type SearchBackend, type SearchDocument, type SearchHealth, type SearchQuery, type SearchRecord, type SearchResult, type SuggestQuery,
+} from './types.ts';
+
+export const INDEX_FORMAT = 'komax-search/1';
+export const MANIFEST_FILE = 'manifest.json';
+
+/** Field boosts of the search index. */
+export const FIELD_BOOST = { title: 4, description: 2, body: 1 } as const;
+/** Characters of the body kept for snippets when the description has no match. */
+export const BODY_EXCERPT_CHARS = 1000;
+
+/** A stored document: [url, title, description, body excerpt, countries (omitted when empty)]. */
+type StoredDoc = [string, string, string, string, string[]?];
+
+interface IndexedDoc {
+  id: number;
+  title: string;
+  description?: string;
+  body?: string;
+}
+
+interface IndexFile {
+  format: typeof INDEX_FORMAT;
+  site: string;
+  language: Language;
+  docs: StoredDoc[];
+  search: AsPlainObject;
+  suggest: AsPlainObject;
+}
+
+export interface Manifest {
+  format: typeof INDEX_FORMAT;
+  builtAt: string;
+  indexes: { key: string; file: string; bytes: number }[];
+}
+
+const splitSpace = (s: string) => s.split(' ');
+const identity = (t: string) => t;
+
+function indexOptions(analyzer: Analyzer, fields: string[]): Options<IndexedDoc> {
+  return {
+    fields,
+    storeFields: [],
+    tokenize: (text) => analyzer.terms(text),
+    processTerm: identity,
+    // Queries arrive analyzed (space-separated terms): MiniSearch must not analyze them again.
+    searchOptions: { tokenize: splitSpace, processTerm: identity },
+  };
+}
+const searchIndexOptions = (a: Analyzer) => indexOptions(a, ['title', 'description', 'body']);
+const suggestIndexOptions = (a: Analyzer) => indexOptions(a, ['title']);
+
+const NO_SEGMENT_FUZZ: ReadonlySet<Language> = new Set<Language>(['ja', 'zh']);
+
+/** Typo tolerance by word length: none below 4 letters (and for zh/ja words), 1 edit up to 7, 2 from 8. */
+export function maxEdits(term: string, language: Language): number {
+  if (NO_SEGMENT_FUZZ.has(language) || term.length < 4) return 0;
+  return term.length < 8 ? 1 : 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building
+
+/** Builds the index file of one (site, language) from its documents (already grouped and prepared). */
+export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[]): string {
+  const analyzer = analyzerFor(language);
+  const search = new MiniSearch<IndexedDoc>(searchIndexOptions(analyzer));
+  const suggest = new MiniSearch<IndexedDoc>(suggestIndexOptions(analyzer));
+  const stored: StoredDoc[] = [];
+  docs.forEach((d, id) => {
+    search.add({ id, title: d.title, description: d.description, body: d.body });
+    suggest.add({ id, title: d.title });
+    const excerpt = d.body.length > BODY_EXCERPT_CHARS ? d.body.slice(0, d.body.lastIndexOf(' ', BODY_EXCERPT_CHARS) + 1 || BODY_EXCERPT_CHARS).trimEnd() : d.body;
+    stored.push(d.countries.length ? [d.url, d.title, d.description, excerpt, d.countries] : [d.url, d.title, d.description, excerpt]);
+  });
+  const file: IndexFile = { format: INDEX_FORMAT, site, language, docs: stored, search: search.toJSON(), suggest: suggest.toJSON() };
+  return JSON.stringify(file);
+}
+
+/**
+ * Builds every index from the documents of all prerendered pages: key (`_main/de`,
+ * `brand-portal/en`) → serialized index. A page present under several locales of one language is
+ * indexed once. Throws a SearchError (`build`) for an unusable document.
+ */
+export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, group] of groupDocuments(docs)) {
+    const first = group[0]!;
+    out.set(key, buildIndex(first.site, first.language, group));
+  }
+  return out;
+}
+
+async function writeAtomic(file: string, data: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+async function listJson(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw err;
+  }
+  for (const e of entries) if (e.isFile() && e.name.endsWith('.json')) out.push(join(e.parentPath, e.name));
+  return out;
+}
+
+/**
+ * Writes the indexes as `<dir>/<site or _main>/<language>.json`, each file atomically, then the
+ * manifest (what `open`/`reload` load), then removes the index files no longer built. Throws a
+ * SearchError (`build`) when the disk fails.
+ */
+export async function writeIndexes(dir: string, indexes: Map<string, string>): Promise<Manifest> {
+  try {
+    const manifest: Manifest = { format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: [] };
+    for (const [key, json] of indexes) {
+      const file = `${key}.json`;
+      await writeAtomic(join(dir, file), json);
+      manifest.indexes.push({ key, file, bytes: Buffer.byteLength(json) });
+    }
+    await writeAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+    const keep = new Set(manifest.indexes.map((i) => join(dir, i.file)));
+    keep.add(join(dir, MANIFEST_FILE));
+    for (const file of await listJson(dir)) {
+      if (keep.has(file)) continue;
+      await rm(file, { force: true });
+      const folder = dirname(file);
+      if (folder !== dir) await rmdir(folder).catch(() => undefined); // only when empty
+    }
+    return manifest;
+  } catch (err) {
+    throw new SearchError('build', `Writing the search indexes to ${dir} failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Builds and writes every index: what the prerender calls after it has rendered. */
+export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>): Promise<Manifest> {
+  return writeIndexes(dir, buildIndexes(docs));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving
+
+interface LoadedIndex {
+  site: string;
+  language: Language;
+  analyzer: Analyzer;
+  docs: StoredDoc[];
+  search: MiniSearch<IndexedDoc>;
+  suggest: MiniSearch<IndexedDoc>;
+  bytes: number;
+}
+
+function parseIndexFile(text: string, file: string): IndexFile {
+  const parsed = JSON.parse(text) as IndexFile;
+  if (parsed?.format !== INDEX_FORMAT) throw new Error(`${file}: not a ${INDEX_FORMAT} index (format ${String(parsed?.format)})`);
+  return parsed;
+}
+
+async function loadIndex(dir: string, entry: Manifest['indexes'][number], background: boolean): Promise<LoadedIndex> {
+  const file = join(dir, entry.file);
+  const text = await readFile(file, 'utf8');
+  const data = parseIndexFile(text, file);
+  const analyzer = analyzerFor(data.language);
+  const [search, suggest] = background
+    ? await Promise.all([MiniSearch.loadJSAsync(data.search, searchIndexOptions(analyzer)), MiniSearch.loadJSAsync(data.suggest, suggestIndexOptions(analyzer))])
+    : [MiniSearch.loadJS(data.search, searchIndexOptions(analyzer)), MiniSearch.loadJS(data.suggest, suggestIndexOptions(analyzer))];
+  return { site: data.site, language: data.language, analyzer, docs: data.docs, search, suggest, bytes: text.length };
+}
+
+async function loadDirectory(dir: string, background: boolean): Promise<Map<string, LoadedIndex>> {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+  } catch (err) {
+    throw new SearchError('not-ready', `No search index in ${dir} (${(err as Error).message}): run the prerender first`, { cause: err });
+  }
+  if (manifest.format !== INDEX_FORMAT) throw new SearchError('not-ready', `${join(dir, MANIFEST_FILE)}: format ${manifest.format}, expected ${INDEX_FORMAT}`);
+  const out = new Map<string, LoadedIndex>();
+  for (const entry of manifest.indexes) {
+    // Files come from the manifest, which we wrote: still, never read outside the folder.
+    if (relative(dir, join(dir, entry.file)).split(sep)[0] === '..') throw new SearchError('not-ready', `Manifest entry outside ${dir}: ${entry.file}`);
+    try {
+      out.set(entry.key, await loadIndex(dir, entry, background));
+    } catch (err) {
+      throw new SearchError('not-ready', `Loading search index ${entry.file} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return out;
+}
+
+export interface EmbeddedStats {
+  indexes: number;
+  documents: number;
+  /** Sum of the index file sizes (characters of JSON). */
+  bytes: number;
+  loadedAt: string | null;
+}
+
+/** The default engine: in-memory MiniSearch indexes read from `dir`. */
+export class EmbeddedBackend implements SearchBackend {
+  readonly dir: string;
+  private indexes: Map<string, LoadedIndex> | null = null;
+  private loadedAt: Date | null = null;
+  private reloading: Promise<void> | null = null;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Loads every index (synchronously parsed: call it before the server listens). Throws `not-ready`. */
+  async open(): Promise<void> {
+    this.indexes = await loadDirectory(this.dir, false);
+    this.loadedAt = new Date();
+  }
+
+  /**
+   * Loads the indexes again (after a revalidation wrote new ones) without blocking requests for
+   * long, and swaps them in at once. When loading fails the indexes in use stay and the
+   * SearchError is thrown. Concurrent calls share one load.
+   */
+  reload(): Promise<void> {
+    this.reloading ??= (async () => {
+      try {
+        const next = await loadDirectory(this.dir, true);
+        this.indexes = next;
+        this.loadedAt = new Date();
+      } finally {
+        this.reloading = null;
+      }
+    })();
+    return this.reloading;
+  }
+
+  stats(): EmbeddedStats {
+    const all = [...(this.indexes?.values() ?? [])];
+    return {
+      indexes: all.length,
+      documents: all.reduce((n, i) => n + i.docs.length, 0),
+      bytes: all.reduce((n, i) => n + i.bytes, 0),
+      loadedAt: this.loadedAt?.toISOString() ?? null,
+    };
+  }
+
+  async health(): Promise<SearchHealth> {
+    if (!this.indexes) return { ok: false, detail: 'Search index not loaded' };
+    const s = this.stats();
+    if (!s.indexes) return { ok: false, detail: `No search index in ${this.dir}` };
+    return { ok: true, detail: `${s.indexes} indexes, ${s.documents} documents, loaded ${s.loadedAt}` };
+  }
+
+  private indexFor(n: NormalizedQuery): LoadedIndex | undefined {
+    if (!this.indexes) throw new SearchError('not-ready', 'The search index is not loaded: await open() before serving');
+    return this.indexes.get(indexKey(n.site, n.language));
+  }
+
+  async search(q: SearchQuery): Promise<SearchResult> {
+    const n = normalizeQuery(q);
+    const idx = this.indexFor(n);
+    if (!idx || !n.query) return emptyResult(n.page);
+    try {
+      const terms = [...new Set(idx.analyzer.terms(n.query))];
+      if (!terms.length) return emptyResult(n.page);
+      const query = terms.join(' ');
+      const opts: SearchOptions = { boost: FIELD_BOOST, combineWith: 'AND' };
+      let hits = this.filter(idx, n, idx.search.search(query, opts));
+      if (!hits.length && terms.some((t) => maxEdits(t, n.language) > 0)) {
+        opts.fuzzy = (t: string) => maxEdits(t, n.language);
+        hits = this.filter(idx, n, idx.search.search(query, opts));
+      }
+      if (!hits.length && terms.length > 1) hits = this.filter(idx, n, idx.search.search(query, { ...opts, combineWith: 'OR' }));
+      const from = (n.page - 1) * PAGE_SIZE;
+      return { records: hits.slice(from, from + PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms)), total: hits.length, page: n.page };
+    } catch (err) {
+      throw new SearchError('backend', `Search failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  async suggest(q: SuggestQuery): Promise<SearchResult> {
+    const n = normalizeQuery(q);
+    const idx = this.indexFor(n);
+    if (!idx || [...n.query].length < MIN_SUGGEST_CHARS) return emptyResult();
+    try {
+      const words = segment(n.query, n.language);
+      const typing = !/\s$/.test(q.query ?? '');
+      const terms: string[] = [];
+      words.forEach((w, i) => {
+        const last = typing && i === words.length - 1;
+        const t = idx.analyzer.term(w.surface, { keepStopWords: last });
+        if (t) terms.push(t);
+      });
+      if (!terms.length) return emptyResult();
+      const lastIsPrefix = typing && !!words.length && terms.length > 0;
+      const query = terms.join(' ');
+      const prefix = (_t: string, i: number, all: string[]) => lastIsPrefix && i === all.length - 1;
+      const opts: SearchOptions = { combineWith: 'AND', prefix };
+      let hits = this.filter(idx, n, idx.suggest.search(query, opts));
+      if (!hits.length && terms.some((t) => maxEdits(t, n.language) > 0)) {
+        opts.fuzzy = (t: string) => maxEdits(t, n.language);
+        hits = this.filter(idx, n, idx.suggest.search(query, opts));
+      }
+      const prefixes = lastIsPrefix ? [terms.at(-1)!] : [];
+      return { records: hits.slice(0, PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms, prefixes)), total: hits.length, page: 1 };
+    } catch (err) {
+      throw new SearchError('backend', `Suggest failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private filter(idx: LoadedIndex, n: NormalizedQuery, hits: HitList[]): HitList[] {
+    if (!n.country) return hits;
+    const country = n.country;
+    return hits.filter((h) => offeredIn(idx.docs[h.id as number]![4], country));
+  }
+
+  private record(idx: LoadedIndex, n: NormalizedQuery, id: number, matched: string[], prefixes: string[] = []): SearchRecord {
+    const [url, title, description, body] = idx.docs[id]!;
+    return {
+      title,
+      description: snippet([description, body], idx.language, termMatcher(matched, prefixes)),
+      url: localizeUrl(url, idx.language, n.localeCode),
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, expect, raw, hub, REVALIDATE_SECRET, DATA } from './fixtures/index.ts';
+
+const STATIC = join(process.cwd(), 'dist/static');
+
+function latest(host: string): { id: string; timestamp: string } {
+  return JSON.parse(readFileSync(join(STATIC, host, 'builds/latest.json'), 'utf8'));
+}
+
+async function revalidate(body: unknown, secret = REVALIDATE_SECRET) {
+  const res = await raw('/api/revalidate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-revalidate-secret': secret },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: JSON.parse(res.text) as Record<string, unknown> };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('pages are prerendered into one tree per host with payloads and agreeing manifests', async () => {
+  const res = await raw('/en');
+  expect(res.status).toBe(200);
+  expect(res.headers['x-render']).toBe('prerendered');
+  expect(res.headers['cache-control']).toContain('must-revalidate');
+  expect(readdirSync(STATIC).sort()).toEqual(expect.arrayContaining(['events.localhost', 'localhost', 'partner.localhost']));
+  for (const host of ['localhost', 'events.localhost', 'partner.localhost']) {
+    const { id } = latest(host);
+    const meta = JSON.parse(readFileSync(join(STATIC, host, 'builds/meta', `${id}.json`), 'utf8')) as { id: string; routes: Record<string, unknown> };
+    expect(meta.id).toBe(id);
+    const routes = Object.keys(meta.routes);
+    expect(routes.length).toBeGreaterThan(5);
+    for (const route of routes) {
+      expect(existsSync(join(STATIC, host, route, 'index.html')), route).toBe(true);
+      expect(existsSync(join(STATIC, host, route, '_payload.json')), route).toBe(true);
+    }
+  }
+  const sitemap = await raw('/sitemap.xml');
+  expect(sitemap.text).toContain('hreflang="de-CH"');
+  expect((await raw('/robots.txt')).text).toContain('Sitemap: http://localhost:4399/sitemap.xml');
+  // The events host has a tree of its own; its /en is not the main site's.
+  const events = await raw('/en', { host: 'events.localhost' });
+  expect(events.headers['x-render']).toBe('prerendered');
+  expect(events.text).toContain('theme-light-blue');
+});
+
+test('payloads hold the page model and nothing protected', async () => {
+  const payload = JSON.parse((await raw(`/en${DATA.aboutUs}/_payload.json`)).text) as { page: { title: string; protection: number } };
+  expect(payload.page.protection).toBe(0);
+  const events = latest('events.localhost');
+  const meta = JSON.parse(readFileSync(join(STATIC, 'events.localhost/builds/meta', `${events.id}.json`), 'utf8')) as { routes: Record<string, unknown> };
+  expect(Object.keys(meta.routes).some((r) => r.includes('internal-2025'))).toBe(false);
+});
+
+test('revalidation needs the secret and a well-formed body', async () => {
+  expect((await revalidate({}, 'wrong-secret-wrong-secret')).status).toBe(401);
+  const malformed = await revalidate('{"ids": [');
+  expect(malformed.status).toBe(400);
+  expect(String(malformed.body.error)).toMatch(/Malformed body/);
+  const invalid = await revalidate({ ids: 'not-a-list' });
+  expect(invalid.status).toBe(400);
+  expect(String(invalid.body.error)).toMatch(/ids/);
+});
+
+test('editing one page re-renders only the routes built from it and publishes a new release', async () => {
+  const before = latest('localhost').id;
+  const title = `Trade fair 2026 - updated ${Date.now()}`;
+  await hub('mutation($id: ID!, $t: String!) { updatePageTitle(id: $id, language: "en", title: $t) { id } }', { id: DATA.englishOnlyPage.id, t: title });
+  const { status, body } = await revalidate({ ids: [DATA.englishOnlyPage.id] });
+  expect(status).toBe(200);
+  const rendered = body.rendered as number;
+  const total = body.total as number;
+  expect(rendered).toBeGreaterThan(0);
+  // The page exists in English only: it is shown under every locale of the main site, nothing else changed.
+  expect(rendered).toBeLessThan(total / 10);
+  expect(body.unchanged).toBe(total - rendered);
+  expect(body.releaseId).toBeTruthy();
+  expect(latest('localhost').id).toBe(body.releaseId);
+  expect(latest('localhost').id).not.toBe(before);
+  const page = await raw(`/en${DATA.englishOnlyPage.path}`);
+  expect(page.headers['x-render']).toBe('prerendered');
+  expect(page.text).toContain(title);
+
+  // Nothing changed since: a second run renders nothing and keeps the release.
+  const again = await revalidate({});
+  expect(again.body.rendered).toBe(0);
+  expect(again.body.releaseId).toBeNull();
+});
+
+test('a page created after the build is rendered on demand', async ({ page }) => {
+  const slug = `launch-${Date.now()}`;
+  await hub('mutation($slug: String!) { createPage(site: "site-main", slug: $slug, language: "en", title: "Product launch", text: "A new machine generation.") { id } }', { slug });
+  const res = await page.goto(`/en/${slug}`);
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()['x-render']).toBe('on-demand');
+  await expect(page.getByRole('heading', { name: 'Product launch', level: 1 })).toBeVisible();
+});
+
+test('a new release makes the next navigation a fresh load', async ({ page }) => {
+  await page.goto(`/en${DATA.aboutUs}`);
+  const pageRelease = await page.locator('meta[name="release-id"]').getAttribute('content');
+  expect(pageRelease).toBeTruthy();
+  // Publish a new release while the page is open.
+  await hub('mutation($id: ID!, $t: String!) { updatePageTitle(id: $id, language: "en", title: $t) { id } }', { id: DATA.englishOnlyPage.id, t: `Trade fair 2026 (${Date.now()})` });
+  const { body } = await revalidate({ ids: [DATA.englishOnlyPage.id] });
+  expect(body.releaseId).not.toBe(pageRelease);
+  // The tab becomes visible again: the page checks builds/latest.json.
+  const checked = page.waitForResponse((r) => r.url().includes('/builds/latest.json'));
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await checked;
+  await expect(page.locator('html')).toHaveAttribute('data-release', 'stale');
+  const navigation = page.waitForRequest((r) => r.isNavigationRequest() && r.url().includes(`_release=${body.releaseId}`));
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }).click();
+  await navigation;
+  // The cache-busting parameter is gone from the address bar once the fresh page has loaded.
+  await expect(page).toHaveURL(/\/en$/);
+});
