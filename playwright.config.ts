@@ -30,6 +30,7 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       CONTENT_HUB_PORT: String(E2E_HUB_PORT),
+      CATALOGUE_PORT: String(E2E_HUB_PORT - 1),
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
       CONTENT_LOG_LEVEL: 'error',
     },

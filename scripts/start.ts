@@ -10,12 +10,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
 
 async function main() {
-  const hubPort = Number(process.env.CONTENT_HUB_PORT ?? 4100);
+  const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
   let emulators: Awaited<ReturnType<typeof startEmulators>> | null = null;
   if (!process.env.CONTENT_ENDPOINT) {
-    emulators = await startEmulators({ ports: { contentHub: hubPort }, watch: true, quiet: !!process.env.CI });
+    emulators = await startEmulators({ ports, watch: true, quiet: !!process.env.CI });
     process.env.CONTENT_ENDPOINT = emulators.contentEndpoint;
-    console.log(`emulators: content hub ${emulators.contentEndpoint}`);
+    process.env.CATALOGUE_ENDPOINT ??= emulators.catalogueEndpoint;
+    console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}`);
   }
   process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
   const env = parseServerEnv(process.env);

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSchema, createYoga } from 'graphql-yoga';
+import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { ContentStore, pickLocale, type RawPage } from './store.ts';
 import { svgImage, tinyPdf } from '../shared/assets.ts';
+import { editorial } from './editorial.ts';
+import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
@@ -30,7 +32,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [];
+const EXTENSIONS: HubExtension[] = [editorial];
 
 type Stage = 'DRAFT' | 'PUBLISHED';
 
@@ -47,8 +49,10 @@ function inStage(page: RawPage, stage: Stage): boolean {
 /** Starts the content hub emulator; resolves once it listens on 127.0.0.1. */
 export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean }): Promise<{ server: Server; store: ContentStore; url: string }> {
   const store = new ContentStore(opts.dataDir, { watch: opts.watch });
-  const origin = `http://127.0.0.1:${opts.port}`;
-  const abs = (url: string) => (url.startsWith('/') ? `${origin}${url}` : url);
+  // Port 0 picks a free port: the origin is known once the server listens.
+  let server: Server | undefined;
+  const originOf = () => `http://127.0.0.1:${(server?.address() as AddressInfo | null)?.port ?? opts.port}`;
+  const abs = (url: string) => (url.startsWith('/') ? `${originOf()}${url}` : url);
 
   const asset = (a: any) => (a && typeof a === 'object' && typeof a.url === 'string' ? { ...a, url: abs(a.url) } : a);
 
@@ -122,7 +126,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     };
   };
 
-  const helpers: HubHelpers = { origin, abs, resolveJson, store };
+  const helpers: HubHelpers = { get origin() { return originOf(); }, abs, resolveJson, store };
   const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
     typeDefs: [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)],
@@ -134,7 +138,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
             languages: s.languages,
             countries: s.countries,
             brands: s.brands.map((b: any) => ({ ...b, image: asset(b.image) })),
-            sites: s.sites.map((site: any) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], ...site })),
+            sites: s.sites.map((site: any) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], defaultLanguage: null, ...site })),
           };
         },
         headerNavigation: (_: unknown, { id }: { id: string }, ctx: Ctx) => {
@@ -190,15 +194,15 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
       Mutation: {
         updatePageTitle: (_: unknown, a: { id: string; language: string; title: string }, ctx: Ctx) => {
           const p = store.pageById(a.id);
-          if (!p) throw new Error(`No page with id ${a.id}`);
+          if (!p) throw createGraphQLError(`No page with id ${a.id}`, { extensions: { code: 'BAD_USER_INPUT' } });
           const c = p.content[a.language];
-          if (!c) throw new Error(`Page ${a.id} has no ${a.language} content`);
+          if (!c) throw createGraphQLError(`Page ${a.id} has no ${a.language} content`, { extensions: { code: 'BAD_USER_INPUT' } });
           c.title = a.title;
           p.updatedAt = new Date().toISOString();
           return page(p, 'PUBLISHED', [a.language, ...ctx.locales]);
         },
         createPage: (_: unknown, a: { site: string; slug: string; language: string; title: string; text: string }, ctx: Ctx) => {
-          if (!store.data.system.sites.some((s: any) => s.id === a.site)) throw new Error(`No site with id ${a.site}`);
+          if (!store.data.system.sites.some((s: any) => s.id === a.site)) throw createGraphQLError(`No site with id ${a.site}`, { extensions: { code: 'BAD_USER_INPUT' } });
           const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`.padEnd(25, '0').slice(0, 25);
           const p: RawPage = {
             id, site: a.site, parent: null, slug: a.slug, stages: ['PUBLISHED', 'DRAFT'], updatedAt: new Date().toISOString(),
@@ -219,8 +223,8 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     context: ({ request }) => ({ locales: localesOf(request.headers.get('x-content-locales')) }),
   });
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', originOf());
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
       res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
@@ -243,5 +247,5 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
   server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); });
-  return { server, store, url: `${origin}/graphql` };
+  return { server, store, url: `${originOf()}/graphql` };
 }

@@ -1,10 +1,18 @@
+const formats = new Map<string, Intl.NumberFormat>();
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
 /** Byte sizes for people: '2.4 MB' in the page's number format. */
 export function formatFileSize(bytes: number, locale: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
   let value = bytes;
   let i = 0;
-  while (value >= 1000 && i < units.length - 1) { value /= 1000; i++; }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[i], unitDisplay: 'short', maximumFractionDigits: i === 0 ? 0 : 1 }).format(value);
+  while (value >= 1000 && i < UNITS.length - 1) { value /= 1000; i++; }
+  const key = `${locale}|${i}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'unit', unit: UNITS[i], unitDisplay: 'short', maximumFractionDigits: i === 0 ? 0 : 1 });
+    formats.set(key, format);
+  }
+  return format.format(value);
 }
 
 /** A date in the page's format (German as de-CH). */

@@ -56,8 +56,12 @@ export class DataCache {
   async get<T>(key: string, load: () => Promise<T>, mode: CacheMode = 'use'): Promise<T> {
     if (mode === 'clear') this.clear();
     if (mode === 'bypass') return load();
-    const hit = await this.lru.fetch(key, { context: load, signal: AbortSignal.timeout(this.lockMs) });
-    if (hit === undefined) return load();
+    // The caller that starts the load keeps its own promise: when lru-cache gives up on it (lock
+    // timeout, or a rejection it turns into undefined), that caller still gets its result or error
+    // instead of loading a second time. Callers that only joined load for themselves.
+    let own: Promise<T> | undefined;
+    const hit = await this.lru.fetch(key, { context: () => (own = load()), signal: AbortSignal.timeout(this.lockMs) });
+    if (hit === undefined) return own ?? load();
     return hit.value as T;
   }
 

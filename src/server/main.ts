@@ -20,6 +20,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const distDir = opts.distDir ?? join(root, 'dist');
   const entryFile = join(distDir, 'server/entry.mjs');
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
+  process.env.NODE_ENV = 'production';
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   const revalidation = createRevalidation({ distDir, env });
   const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route });

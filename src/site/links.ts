@@ -13,7 +13,8 @@ const BLOCKED_PROTOCOLS = /^\s*(javascript|data|blob|vbscript):/i;
 
 /** True for targets that must never be rendered as links (javascript:, data:, blob:, vbscript:). */
 export function isBlockedTarget(target: string): boolean {
-  return BLOCKED_PROTOCOLS.test(target);
+  // Checked as a browser reads the URL: tabs and newlines anywhere and leading control characters are dropped.
+  return BLOCKED_PROTOCOLS.test(target.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, ''));
 }
 
 export interface LinkContext {

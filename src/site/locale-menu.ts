@@ -28,20 +28,37 @@ export function localeMenu(site: Site, system: Pick<SystemData, 'languages' | 'c
   return groups;
 }
 
+const displayNames = new Map<string, Intl.DisplayNames>();
+/** Intl.DisplayNames are costly to make and a page names dozens of languages: keep one per locale. */
+function namesIn(locale: string): Intl.DisplayNames {
+  let names = displayNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'language' });
+    displayNames.set(locale, names);
+  }
+  return names;
+}
+
+const endonyms = new Map<string, string>();
 /** A language's name in that language ('Deutsch', 'Français', '日本語'). */
 export function languageEndonym(language: string): string {
-  try {
-    const name = new Intl.DisplayNames([language], { type: 'language' }).of(language);
-    return name ? name.charAt(0).toLocaleUpperCase(language) + name.slice(1) : language;
-  } catch {
-    return language;
+  let name = endonyms.get(language);
+  if (name === undefined) {
+    try {
+      const raw = namesIn(language).of(language);
+      name = raw ? raw.charAt(0).toLocaleUpperCase(language) + raw.slice(1) : language;
+    } catch {
+      name = language;
+    }
+    endonyms.set(language, name);
   }
+  return name;
 }
 
 /** A language's name in the page's language ('German' on an English page). */
 export function languageName(language: string, inLanguage: string): string {
   try {
-    return new Intl.DisplayNames([inLanguage], { type: 'language' }).of(language) ?? language;
+    return namesIn(inLanguage).of(language) ?? language;
   } catch {
     return language;
   }

@@ -60,9 +60,10 @@ export function siteLanguages(site: Site, languages: Language[]): string[] {
   return [...set].filter((l) => known.has(l)).sort();
 }
 
-/** The language a site falls back to: English unless the site drops it. */
+/** The language a site falls back to: its configured default, else English unless dropped, else its first language. */
 export function fallbackLanguage(site: Site, languages: Language[]): string {
   const langs = siteLanguages(site, languages);
+  if (site.defaultLanguage && langs.includes(site.defaultLanguage)) return site.defaultLanguage;
   return langs.includes(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : (langs[0] ?? DEFAULT_LANGUAGE);
 }
 

@@ -8,7 +8,8 @@ export interface Redirect {
 /** `/en/page/` → 301 `/en/page` (query kept). The root path is left alone. */
 export function trailingSlashRedirect(pathname: string, search: string): Redirect | null {
   if (pathname === '/' || !pathname.endsWith('/')) return null;
-  const clean = pathname.replace(/\/+$/, '') || '/';
+  // Leading slashes collapse to one: a Location of '//host' would leave the site (open redirect).
+  const clean = pathname.replace(/\/+$/, '').replace(/^\/+/, '/') || '/';
   return { status: 301, location: `${clean}${search}` };
 }
 

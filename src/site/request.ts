@@ -48,6 +48,15 @@ export interface RequestInput {
 
 const PASS_THROUGH = ['_astro', '_image', 'api', 'blank-callback', 'file', 'builds'];
 
+/** Decodes a path segment; one that is not valid percent-encoding (Astro already decoded `%25` to `%`) is kept as it is. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function countryOf(system: SystemData, locale: Locale): Country {
   if (locale.country === ALL_COUNTRY) return allCountry(system.languages);
   return system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
@@ -76,7 +85,7 @@ export function resolveRequest(system: SystemData, input: RequestInput): Resolut
   const slash = trailingSlashRedirect(input.pathname, input.search);
   if (slash) return { kind: 'redirect', redirect: slash };
 
-  const segments = input.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const segments = input.pathname.split('/').filter(Boolean).map(decodeSegment);
   const first = segments[0] ?? '';
   if (PASS_THROUGH.includes(first)) return { kind: 'pass' };
 

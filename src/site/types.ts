@@ -49,6 +49,8 @@ export interface Site {
   /** Special language rules, from the content hub (never keyed on site names in code). */
   addLanguages: string[];
   dropLanguages: string[];
+  /** The language for visitors without a remembered locale; English when not set. */
+  defaultLanguage?: string | null;
 }
 
 export interface ImageAsset {

@@ -31,6 +31,7 @@ export function mapSystemData(raw: RawSystem): SystemData {
       domains: s.domains.map((d) => ({ host: d.host.toLowerCase(), slug: d.slug || null })),
       addLanguages: s.addLanguages,
       dropLanguages: s.dropLanguages,
+      defaultLanguage: s.defaultLanguage ?? null,
     }));
   return {
     countries: [...raw.countries].sort((a, b) => a.sortIndex - b.sortIndex),

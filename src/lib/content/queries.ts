@@ -39,7 +39,7 @@ export const SYSTEM_DATA = /* GraphQL */ `
       languages { languageCode defaultCountry standard localizations { locale displayName } }
       sites {
         id name slug isMain internationalOnly hideSideButtons enableCutFont theme mainSiteOnly
-        headerNavigation footerNavigation addLanguages dropLanguages
+        headerNavigation footerNavigation addLanguages dropLanguages defaultLanguage
         domains { host slug }
       }
       brands { id name pimId theme image { url mimeType alternativeText } }

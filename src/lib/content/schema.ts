@@ -41,6 +41,7 @@ export const RawSystemDataSchema = v.object({
       footerNavigation: nstr,
       addLanguages: v.array(str),
       dropLanguages: v.array(str),
+      defaultLanguage: nstr,
       domains: v.array(v.object({ host: str, slug: nstr })),
     })),
     brands: v.array(v.object({ id: str, name: str, pimId: str, theme: str, image: v.nullish(AssetSchema) })),

@@ -142,6 +142,12 @@ export interface Analyzer {
   readonly language: Language;
   /** The analyzed form of one word (a segment's surface), or null when it is not indexed. */
   term(surface: string, opts?: TermOptions): string | null;
+  /**
+   * Stems to try besides `term(surface)` when looking for a misspelt word: a typo in the ending
+   * (`Kabelbaumfertigunk`) keeps the stemmer from removing it, leaving the stem 3 edits away from
+   * the indexed one; the stems of the word without its last 1–3 letters are within reach again.
+   */
+  typoStems(surface: string): string[];
   /** The analyzed terms of a text, in order, repeats kept (index and query side). */
   terms(text: string): string[];
   /** Segments of a text with their analyzed forms (highlighting). Stop words are left out. */
@@ -186,6 +192,20 @@ class LanguageAnalyzer implements Analyzer {
     const stemmed = this.stem(lower);
     // A stemmer never turns a word into nothing; if it would, the word stays as it is.
     return stemmed ? fold(stemmed) : folded;
+  }
+
+  typoStems(surface: string): string[] {
+    const stem = this.term(surface);
+    if (!stem || !this.stem || this.cjk) return [];
+    const chars = [...surface];
+    // Only when the stemmer removed nothing: a recognized ending is no typo.
+    if (chars.length < 7 || stem !== fold(surface.toLowerCase())) return [];
+    const out: string[] = [];
+    for (let k = 1; k <= 3; k++) {
+      const t = this.term(chars.slice(0, -k).join(''));
+      if (t && t.length >= 4 && t !== stem && !out.includes(t)) out.push(t);
+    }
+    return out;
   }
 
   terms(text: string): string[] {

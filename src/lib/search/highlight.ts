@@ -96,7 +96,12 @@ export function highlight(text: string, language: Language, isMatch: TermMatcher
     if (t.start < start) continue;
     if (t.end > end) break;
     if (!hits[i]) continue;
-    html += escapeHtml(text.slice(pos, t.start)) + '<mark>' + escapeHtml(t.surface) + '</mark>';
+    if (matched && t.start === pos && html.endsWith('</mark>')) {
+      // Adjacent words (zh/ja have no spaces): one mark.
+      html = html.slice(0, -'</mark>'.length) + escapeHtml(t.surface) + '</mark>';
+    } else {
+      html += escapeHtml(text.slice(pos, t.start)) + '<mark>' + escapeHtml(t.surface) + '</mark>';
+    }
     pos = t.end;
     matched = true;
   }

@@ -4,11 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { ContentConfig } from '../../lib/content/index.ts';
 import { alternateLinks } from '../../site/alternates.ts';
-import { withCspMeta } from '../headers.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
 import { collect, type HostMode, type PlannedRoute } from './collect.ts';
 import { diffRoutes, routeFingerprint } from './fingerprint.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
+import { renderAll } from './render-pool.ts';
+import type { RenderJob } from './render-one.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -17,6 +18,8 @@ export interface PrerenderOptions {
   /** Port in the public origin of local hosts (http://localhost:4321). */
   port: number;
   concurrency?: number;
+  /** Render threads (defaults to the machine's cores). */
+  threads?: number;
   /** Re-render these pages (by id or slug) even when their fingerprint is unchanged. */
   force?: { ids?: string[]; slugs?: string[]; all?: boolean };
   onProgress?: (p: Progress) => void;
@@ -54,6 +57,8 @@ export function loadEntry(distDir: string): Promise<BuiltEntry> {
   if (!existsSync(file)) throw new Error(`No built app at ${file}: run "npm run build" first.`);
   let p = entryCache.get(file);
   if (!p) {
+    // The built app is production code: React and friends must not run their development builds.
+    process.env.NODE_ENV = 'production';
     p = import(pathToFileURL(file).href) as Promise<BuiltEntry>;
     entryCache.set(file, p);
   }
@@ -67,15 +72,6 @@ function readPrevious(hostDir: string): BuildMeta | null {
   } catch {
     return null;
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight. */
-async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(workers);
 }
 
 /**
@@ -130,23 +126,25 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     opts.onProgress?.({ done, total, pagesPerSecond: rate, secondsLeft: rate > 0 ? (total - done) / rate : 0 });
   };
 
-  const jobs = plans.flatMap((p) => p.diff.render.map((path) => ({ plan: p, route: p.byPath.get(path)! })));
-  const concurrency = opts.concurrency ?? 16;
-  await pool(jobs, concurrency, async ({ plan, route }) => {
-    const locals = { prerender: { system: collected.system, model: route.model, releaseId } };
-    const res = await entry.app.render(new Request(`${route.origin}${route.path}`), { locals });
-    const csp = res.headers.get('content-security-policy');
-    const html = withCspMeta(await res.text(), csp);
-    if (res.status !== 200) {
-      failed.push(`${plan.host}${route.path} (${res.status})`);
-    } else {
-      const dir = routeDir(plan.hostDir, route.path);
-      await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), JSON.stringify(route.model))]);
-      rules.get(plan.host)![route.path] = { fingerprint: plan.fingerprints[route.path]!, csp };
-    }
-    done++;
-    const now = performance.now();
-    if (now - lastReport > 200) { lastReport = now; report(); }
+  const jobs: RenderJob[] = plans.flatMap((p) => p.diff.render.map((path) => {
+    const route = p.byPath.get(path)!;
+    return { host: p.host, hostDir: p.hostDir, origin: route.origin, path, model: route.model };
+  }));
+  const fingerprintOf = new Map(plans.map((p) => [p.host, p.fingerprints]));
+  await renderAll(jobs, {
+    app: entry.app,
+    distDir: opts.distDir,
+    system: collected.system,
+    releaseId,
+    concurrency: opts.concurrency,
+    threads: opts.threads,
+    onOutcome: (o) => {
+      if (o.status !== 200) failed.push(`${o.host}${o.path} (${o.status})`);
+      else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp };
+      done++;
+      const now = performance.now();
+      if (now - lastReport > 200) { lastReport = now; report(); }
+    },
   });
   report();
   const renderSeconds = (performance.now() - renderStart) / 1000;

@@ -1,0 +1,141 @@
+// npm run bench:prerender [-- --routes 10000] [-- --no-baseline]
+// Measures a full prerender (pages/s), an incremental run after one page changed, and, as the peer
+// baseline in the same run, Astro's own static build (output: 'static' + getStaticPaths) of the
+// same content. Prints one table; never fails on time.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIfNeeded } from '../build-if-needed.ts';
+import { startContentHub } from '../../emulators/content-hub/server.ts';
+import { prerender } from '../../src/server/prerender/run.ts';
+import { collect } from '../../src/server/prerender/collect.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : fallback;
+};
+const targetRoutes = Number(arg('routes', '10000'));
+const baseline = !process.argv.includes('--no-baseline');
+const work = join(tmpdir(), 'komax-bench-prerender');
+const PORT = 4398;
+const HUB_PORT = 4196;
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+buildIfNeeded(root);
+
+// 1. A scaled dataset: the demo content plus generated main-site pages (each page is one route per main-site locale).
+const dataDir = join(work, 'content');
+cpSync(join(root, 'emulators/data/content'), dataDir, { recursive: true });
+const pagesFile = join(dataDir, 'pages.json');
+const pages = JSON.parse(readFileSync(pagesFile, 'utf8')) as { id: string; site: string | null; slug: string; parent: string | null; content: Record<string, unknown> }[];
+const template = pages.find((p) => p.site === 'site-main' && p.parent && Object.keys(p.content).length === 3)!;
+
+// Count the demo routes on a throwaway hub (its own port, so no pooled connection outlives it).
+const probe = await startContentHub({ port: HUB_PORT + 1, dataDir, quiet: true });
+const demo = await collect({ endpoint: probe.url, logLevel: 'error' }, { mode: 'local', port: PORT });
+probe.server.closeAllConnections();
+await new Promise((r) => probe.server.close(r));
+const mainLocales = new Set(demo.routes.filter((r) => r.siteId === 'site-main').map((r) => r.locale.code)).size;
+const extra = Math.max(0, Math.ceil((targetRoutes - demo.routes.length) / mainLocales));
+for (let i = 0; i < extra; i++) {
+  pages.push({ ...structuredClone(template), id: `cbench${String(i).padStart(19, '0')}`, slug: `bench-page-${i}`, parent: null });
+}
+writeFileSync(pagesFile, JSON.stringify(pages));
+const hub = await startContentHub({ port: HUB_PORT, dataDir, quiet: true });
+const config = { endpoint: hub.url, logLevel: 'error' as const };
+
+// 2. Our prerender into a scratch dist (the built app is shared through links).
+const dist = join(work, 'dist');
+mkdirSync(dist);
+symlinkSync(join(root, 'dist/server'), join(dist, 'server'));
+symlinkSync(join(root, 'dist/client'), join(dist, 'client'));
+const opts = { distDir: dist, content: config, mode: 'local' as const, port: PORT };
+
+const full = await prerender(opts);
+await fetch(hub.url, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query: 'mutation { updatePageTitle(id: "cbench0000000000000000000", language: "en", title: "Changed for the benchmark") { id } }' }),
+});
+const one = await prerender(opts);
+const none = await prerender(opts);
+
+// 3. The peer baseline: Astro's static build of the main host's routes, through the same components.
+let astro: { routes: number; seconds: number } | null = null;
+if (baseline) {
+  // Inside the project root: Astro's compiler wants srcDir below the root.
+  const project = join(root, '.bench/astro-static');
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project, { recursive: true });
+  // Same project root (so packages resolve as usual), a copy of src/ whose only page is a static one.
+  cpSync(join(root, 'src'), join(project, 'src'), { recursive: true });
+  rmSync(join(project, 'src/pages'), { recursive: true });
+  mkdirSync(join(project, 'src/pages'));
+  const collected = await collect(config, { mode: 'local', port: PORT });
+  const routes = collected.routes.filter((r) => r.host === 'localhost').map((r) => ({ path: r.path, model: r.model }));
+  const routesFile = join(work, 'astro-routes.json');
+  writeFileSync(routesFile, JSON.stringify(routes));
+  writeFileSync(join(project, 'src/pages/[...path].astro'), `---
+import { readFileSync } from 'node:fs';
+import ContentPageView from '../components/ContentPageView.astro';
+export const prerender = true;
+export function getStaticPaths() {
+  const routes = JSON.parse(readFileSync(${JSON.stringify(routesFile)}, 'utf8'));
+  return routes.map((r) => ({ params: { path: r.path.slice(1) }, props: { model: r.model } }));
+}
+---
+<ContentPageView model={Astro.props.model} />
+`);
+  const configFile = join(root, `.bench-astro-static.config.mjs`);
+  writeFileSync(configFile, `import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true } });
+`);
+  const started = performance.now();
+  // Asynchronously: the content hub the build asks lives in this process.
+  const res = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--config', '.bench-astro-static.config.mjs'], {
+      cwd: root,
+      env: { ...process.env, CONTENT_ENDPOINT: hub.url, CONTENT_LOG_LEVEL: 'error', ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(configFile, { force: true });
+  rmSync(join(root, '.bench'), { recursive: true, force: true });
+  if (res.status === 0) astro = { routes: routes.length, seconds };
+  else console.error(`astro static build failed:\n${(res.stdout ?? '').slice(-2000)}\n${(res.stderr ?? '').slice(-2000)}`);
+}
+
+hub.server.closeAllConnections();
+hub.server.close();
+
+const ours = full.rendered / full.seconds;
+const rows: [string, string][] = [
+  ['routes (all hosts)', `${full.total}`],
+  ['full prerender, total', `${full.seconds.toFixed(2)} s`],
+  ['full prerender, render phase', `${full.renderSeconds.toFixed(2)} s`],
+  ['full prerender, pages/s (total)', `${Math.round(ours)}`],
+  ['full prerender, pages/s (render phase)', `${Math.round(full.pagesPerSecond)}`],
+  ['one page changed: re-rendered routes', `${one.rendered} of ${one.total}`],
+  ['one page changed: seconds', `${one.seconds.toFixed(2)} s`],
+  ['nothing changed: seconds', `${none.seconds.toFixed(2)} s (${none.rendered} rendered)`],
+];
+if (astro) {
+  const theirs = astro.routes / astro.seconds;
+  rows.push(['astro static build (main host routes)', `${astro.routes} routes in ${astro.seconds.toFixed(1)} s`]);
+  rows.push(['astro static build, pages/s', `${Math.round(theirs)}`]);
+  rows.push(['speed-up (pages/s, ours / astro)', `${(ours / theirs).toFixed(1)}×`]);
+}
+const width = Math.max(...rows.map(([k]) => k.length));
+console.log(`\nprerender benchmark (${process.env.npm_package_name ?? 'komax'}; node ${process.version}; ${existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] : ''})`);
+for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+process.exit(0);

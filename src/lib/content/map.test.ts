@@ -1,0 +1,157 @@
+import * as v from 'valibot';
+import { describe, expect, it, vi } from 'vitest';
+import { mapFooter, mapHeader, mapPage, mapSystemData, technicalName } from './map.ts';
+import { RawFooterSchema, RawHeaderSchema, RawPageSchema, RawSystemDataSchema } from './schema.ts';
+
+const rawSite = (id: string, extra: Record<string, unknown> = {}) => ({
+  id, name: `Site ${id}`, slug: '', isMain: false, internationalOnly: false, hideSideButtons: false, enableCutFont: false,
+  theme: 'Default', mainSiteOnly: false, headerNavigation: `${id}-header`, footerNavigation: `${id}-footer`,
+  addLanguages: [], dropLanguages: [], domains: [{ host: 'localhost', slug: null }], ...extra,
+});
+const rawCountry = (countryCode: string, sortIndex: number) => ({
+  countryCode, hidden: false, supportedLanguages: ['en'], defaultLanguage: 'en', defaultMeasurementSystem: 'Metric', sortIndex, localizations: [],
+});
+const system = (raw: Record<string, unknown>) =>
+  mapSystemData(v.parse(RawSystemDataSchema, { systemData: { countries: [], languages: [], sites: [], brands: [], ...raw } }).systemData);
+
+describe('technicalName', () => {
+  it('is the lowercased name with underscores', () => {
+    expect(technicalName('Komax Events North America')).toBe('komax_events_north_america');
+    expect(technicalName('  Komax  Brand-Portal ')).toBe('komax_brand_portal');
+    expect(technicalName('Komax')).toBe('komax');
+  });
+});
+
+describe('mapSystemData: sites', () => {
+  it('drops sites lacking a header or a footer navigation', () => {
+    const data = system({
+      sites: [rawSite('a'), rawSite('b', { headerNavigation: null }), rawSite('c', { footerNavigation: '' }), rawSite('d', { footerNavigation: undefined })],
+    });
+    expect(data.sites.map((s) => s.id)).toEqual(['a']);
+  });
+
+  it('maps a site with its technical name, navigation ids, domains and language rules', () => {
+    const [s] = system({
+      sites: [rawSite('ev', {
+        name: 'Komax Events North America', internationalOnly: true, addLanguages: ['es'], dropLanguages: ['de'],
+        domains: [{ host: 'Events.Komax.Example', slug: null }, { host: 'localhost', slug: '' }, { host: 'localhost', slug: 'events' }],
+      })],
+    }).sites;
+    expect(s).toEqual({
+      id: 'ev', name: 'Komax Events North America', technicalName: 'komax_events_north_america', slug: '', isMain: false,
+      internationalOnly: true, hideSideButtons: false, enableCutFont: false, theme: 'Default', mainSiteOnly: false,
+      headerNavigationId: 'ev-header', footerNavigationId: 'ev-footer',
+      domains: [{ host: 'events.komax.example', slug: null }, { host: 'localhost', slug: null }, { host: 'localhost', slug: 'events' }],
+      addLanguages: ['es'], dropLanguages: ['de'], defaultLanguage: null,
+    });
+  });
+});
+
+describe('mapSystemData: countries and brands', () => {
+  it('sorts countries by their sort index', () => {
+    expect(system({ countries: [rawCountry('US', 30), rawCountry('CH', 10), rawCountry('DE', 20)] }).countries.map((c) => c.countryCode))
+      .toEqual(['CH', 'DE', 'US']);
+  });
+
+  it('gives a brand image the brand name as alternative text when it has none', () => {
+    const brands = system({
+      brands: [
+        { id: 'b1', name: 'Lumeca', pimId: 'p1', theme: 'Lumeca', image: { url: 'https://x/l.png', mimeType: 'image/png', alternativeText: null } },
+        { id: 'b2', name: 'Vexo', pimId: 'p2', theme: 'Vexo', image: { url: 'https://x/v.png', mimeType: 'image/png', alternativeText: 'Vexo logo' } },
+        { id: 'b3', name: 'Sirex', pimId: 'p3', theme: 'Sirex', image: null },
+      ],
+    }).brands;
+    expect(brands.map((b) => b.image)).toEqual([
+      { url: 'https://x/l.png', mimeType: 'image/png', alternativeText: 'Lumeca' },
+      { url: 'https://x/v.png', mimeType: 'image/png', alternativeText: 'Vexo logo' },
+      null,
+    ]);
+  });
+});
+
+const rawItem = (id: string, link: unknown, items: unknown[] = []) => ({
+  id, title: id, countries: [], hidden: false, hideSubItems: false, breadcrumbOverride: null, link, items,
+});
+
+describe('navigation and link mapping', () => {
+  it('turns raw links into domain links (page.site becomes page.siteId, missing fields null)', () => {
+    const raw = v.parse(RawHeaderSchema, {
+      headerNavigation: {
+        id: 'h', theme: '', hidden: false,
+        homeItems: [rawItem('home', { text: 'Home', page: { id: 'p1', path: '', site: 'site-main' } })],
+        topItems: [rawItem('about', { page: { id: 'p2', path: '/about', site: null, title: 'About' }, openInNewTab: true }, [
+          rawItem('ext', { url: 'https://example.com', pageParameters: { a: '1' } }),
+          rawItem('none', null),
+        ])],
+      },
+    }).headerNavigation!;
+    const header = mapHeader(raw);
+    expect(header.theme).toBe('Default');
+    expect(header.homeItems[0]!.link).toEqual({
+      text: 'Home', page: { id: 'p1', path: '', siteId: 'site-main', title: null },
+      path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false,
+    });
+    const about = header.topItems[0]!;
+    expect(about.link).toMatchObject({ page: { id: 'p2', path: '/about', siteId: null, title: 'About' }, openInNewTab: true });
+    expect(about.items.map((i) => [i.id, i.link?.url ?? null, i.link?.pageParameters ?? null])).toEqual([
+      ['ext', 'https://example.com', { a: '1' }],
+      ['none', null, null],
+    ]);
+    expect(about.items[1]!.link).toBeNull();
+  });
+
+  it('gives nav items without sub items an empty list and keeps the breadcrumb override', () => {
+    const raw = v.parse(RawFooterSchema, {
+      footerNavigation: {
+        id: 'f', theme: 'Copper', contactLink: { path: '/contact' },
+        navigationSections: [{ id: 's', title: 'Company', items: [{ ...rawItem('x', null), items: undefined, breadcrumbOverride: 'X!' }] }],
+      },
+    }).footerNavigation!;
+    const footer = mapFooter(raw);
+    expect(footer.theme).toBe('Copper');
+    expect(footer.contactLink).toMatchObject({ path: '/contact', openInNewTab: false });
+    expect(footer.navigationSections[0]!.items[0]).toMatchObject({ id: 'x', items: [], breadcrumbOverride: 'X!' });
+  });
+});
+
+const rawPage = (modules: unknown[], extra: Record<string, unknown> = {}) => v.parse(RawPageSchema, {
+  id: 'page-1', site: null, mainSiteOnly: false, slug: 'about', path: '/about', pageType: '', theme: '', countries: [],
+  protection: 0, languages: ['en'], contentLanguage: 'en', title: 'About', description: null, modules,
+  updatedAt: '2026-01-01T00:00:00Z', isPublished: true, ...extra,
+});
+
+describe('mapPage', () => {
+  it('keeps valid modules and skips an invalid one with a report', () => {
+    const onInvalid = vi.fn();
+    const page = mapPage(rawPage([
+      { type: 'callToAction', title: 'Talk to us', text: null, link: null },
+      { type: 'hero', overline: null, text: null },
+      { type: 'noSuchModule' },
+      { type: 'quote', text: 'Quality', author: 'CEO' },
+    ]), onInvalid);
+    expect(page.modules.map((m) => m.type)).toEqual(['callToAction', 'quote']);
+    expect(onInvalid).toHaveBeenCalledTimes(2);
+    expect(onInvalid.mock.calls[0]![0]).toMatch(/page-1.*module 1 \(hero\) skipped/);
+    expect(onInvalid.mock.calls[1]![0]).toMatch(/module 2 \(noSuchModule\) skipped/);
+  });
+
+  it('reports a module that is not even an object', () => {
+    const onInvalid = vi.fn();
+    expect(mapPage(rawPage([null, 'text']), onInvalid).modules).toEqual([]);
+    expect(onInvalid.mock.calls.map((c) => c[0])).toEqual([
+      expect.stringContaining('module 0 (unknown) skipped'),
+      expect.stringContaining('module 1 (unknown) skipped'),
+    ]);
+  });
+
+  it('defaults pageType to Content and theme to Default, and maps site to siteId', () => {
+    const page = mapPage(rawPage([], { site: 'site-main' }));
+    expect(page).toMatchObject({ pageType: 'Content', theme: 'Default', siteId: 'site-main', description: null });
+  });
+
+  it('maps links inside modules to domain links', () => {
+    const page = mapPage(rawPage([{ type: 'callToAction', title: 'Go', text: null, link: { page: { id: 'p', path: '/x', site: 's' } } }]));
+    const cta = page.modules[0] as Extract<(typeof page.modules)[number], { type: 'callToAction' }>;
+    expect(cta.link?.page).toEqual({ id: 'p', path: '/x', siteId: 's', title: null });
+  });
+});

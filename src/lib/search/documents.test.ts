@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { documentFromPage, documentFromPayload, groupDocuments, indexKey, localizeUrl, pageBodyText, prepareDocument, type IndexablePage } from './documents.ts';
+import { normalizeQuery, parseSearchRequest, parseSuggestRequest } from './request.ts';
+import { SearchError, type SearchDocument } from './types.ts';
+
+const doc = (over: Partial<SearchDocument>): SearchDocument => ({
+  id: 'p1', url: '/de/a', title: 'A | Komax', description: ' Eine\n Beschreibung ', body: 'Text', site: '', locale: 'de', ...over,
+});
+
+const page: IndexablePage = {
+  id: 'p1', title: 'Gamma 263 | Komax', description: 'Crimpen', protection: 0, isPublished: true, countries: [],
+  modules: [
+    { type: 'hero', overline: 'Neu', title: 'Gamma 263', text: 'Vollautomatisch', image: null, link: null },
+    { type: 'richText', title: null, blocks: [{ kind: 'heading', text: 'Technik' }, { kind: 'list', items: ['Schnell', 'Präzise'] }] },
+    { type: 'accordion', title: 'FAQ', items: [{ title: 'Frage', text: 'Antwort' }] },
+  ] as IndexablePage['modules'],
+};
+
+describe('documents', () => {
+  it('prepares a document: brand stripped, whitespace collapsed, language from the locale', () => {
+    expect(prepareDocument(doc({ locale: 'de-CH' }))).toMatchObject({ title: 'A', description: 'Eine Beschreibung', language: 'de', countries: [] });
+    expect(() => prepareDocument(doc({ locale: 'it' }))).toThrow(SearchError);
+    expect(() => prepareDocument(doc({ site: 'Bad Slug' }))).toThrow(/site slug/);
+  });
+
+  it('indexes a page once per (site, language), preferring its international URL', () => {
+    const groups = groupDocuments([
+      doc({ url: '/de-ch/a' }),
+      doc({ url: '/de/a' }),
+      doc({ url: '/de-de/a' }),
+      doc({ id: 'p2', url: '/de/portal/b', site: 'portal' }),
+      doc({ url: '/en/a', locale: 'en' }),
+    ]);
+    expect([...groups.keys()].sort()).toEqual(['_main/de', '_main/en', 'portal/de']);
+    expect(groups.get('_main/de')!.map((d) => d.url)).toEqual(['/de/a']);
+    expect(indexKey('', 'de')).toBe('_main/de');
+  });
+
+  it("moves result URLs to the searcher's locale", () => {
+    expect(localizeUrl('/de/produkte/x', 'de', 'de-CH')).toBe('/de-ch/produkte/x');
+    expect(localizeUrl('/de-de/produkte/x', 'de', 'de')).toBe('/de/produkte/x');
+    expect(localizeUrl('/de', 'de', 'de-AT')).toBe('/de-at');
+    expect(localizeUrl('/en/x', 'de', 'de-CH')).toBe('/en/x');
+    expect(localizeUrl('https://example.com/de/x', 'de', 'de-CH')).toBe('https://example.com/de/x');
+  });
+
+  it('makes a document of a public page and none of a protected or unpublished one', () => {
+    const d = documentFromPage(page, { url: '/de/gamma', siteSlug: '', language: 'de' });
+    expect(d).toMatchObject({ id: 'p1', url: '/de/gamma', title: 'Gamma 263 | Komax', description: 'Crimpen', site: '', locale: 'de' });
+    expect(d!.body.split('\n')).toEqual(['Neu', 'Gamma 263', 'Vollautomatisch', 'Technik', 'Schnell', 'Präzise', 'FAQ', 'Frage', 'Antwort']);
+    expect(documentFromPage({ ...page, protection: 1 }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
+    expect(documentFromPage({ ...page, protection: 2 }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
+    expect(documentFromPage({ ...page, isPublished: false }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
+  });
+
+  it('reads a _payload.json', () => {
+    const payload = JSON.stringify({ kind: 'content-page', header: null, footer: null, page });
+    expect(documentFromPayload(payload, { url: '/de/gamma', siteSlug: '', language: 'de' })?.id).toBe('p1');
+    expect(documentFromPayload(JSON.stringify({ kind: 'content-page', header: null, footer: null, page: null }), { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
+    expect(pageBodyText([])).toBe('');
+  });
+});
+
+describe('requests', () => {
+  it('defaults the page to 1 and trims the query', () => {
+    expect(parseSearchRequest({ localeCode: 'de-CH', siteSlug: '', query: ' Kabel ' })).toEqual({ localeCode: 'de-CH', siteSlug: '', query: ' Kabel ', page: 1 });
+    expect(normalizeQuery({ localeCode: 'de-CH', siteSlug: '', query: ' Kabel ' })).toEqual({ localeCode: 'de-CH', language: 'de', country: 'CH', site: '', query: 'Kabel', page: 1 });
+    expect(parseSuggestRequest({ localeCode: 'en', query: 'ca', page: 3 })).toEqual({ localeCode: 'en', siteSlug: '', query: 'ca' });
+  });
+
+  it('rejects malformed requests with invalid-request', () => {
+    const bad = [null, [], 'x', { localeCode: 'de', query: 1 }, { localeCode: 'de', page: 0 }, { localeCode: 'de', page: 1.5 }, { localeCode: 'de', page: 101 }, { localeCode: 'de', siteSlug: '../x' }];
+    for (const body of bad) expect(() => parseSearchRequest(body), JSON.stringify(body)).toThrowError(expect.objectContaining({ code: 'invalid-request' }));
+    expect(() => parseSearchRequest({ localeCode: 'it', query: 'x' })).toThrowError(expect.objectContaining({ code: 'unknown-locale', status: 400 }));
+  });
+
+  it('cuts overlong queries', () => {
+    expect(normalizeQuery({ localeCode: 'de', siteSlug: '', query: 'a'.repeat(500) }).query).toHaveLength(200);
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildIndexDirectory, buildIndexes, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
+import { SearchError, type SearchDocument } from './types.ts';
+
+const doc = (id: string, over: Partial<SearchDocument> = {}): SearchDocument => ({
+  id, url: `/de/${id}`, title: `Seite ${id} | Komax`, description: 'Kabelverarbeitung mit Maschinen.', body: 'Text', site: '', locale: 'de', ...over,
+});
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'search-embedded-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('embedded index files', () => {
+  it('writes <dir>/<site or _main>/<language>.json and a manifest', async () => {
+    const manifest = await buildIndexDirectory(dir, [doc('a'), doc('b', { site: 'brand-portal' }), doc('c', { locale: 'en', url: '/en/c' })]);
+    expect(manifest.indexes.map((i) => i.file).sort()).toEqual(['_main/de.json', '_main/en.json', 'brand-portal/de.json']);
+    expect(existsSync(join(dir, '_main/de.json'))).toBe(true);
+    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')).indexes).toHaveLength(3);
+  });
+
+  it('removes the files of indexes no longer built', async () => {
+    await buildIndexDirectory(dir, [doc('a'), doc('b', { site: 'brand-portal' })]);
+    await buildIndexDirectory(dir, [doc('a')]);
+    expect(existsSync(join(dir, 'brand-portal'))).toBe(false);
+    expect((await readdir(dir)).sort()).toEqual(['_main', MANIFEST_FILE]);
+  });
+
+  it('builds serialized indexes keyed by site and language', () => {
+    const built = buildIndexes([doc('a'), doc('a', { url: '/de-ch/a' })]);
+    expect([...built.keys()]).toEqual(['_main/de']);
+    expect(JSON.parse(built.get('_main/de')!).docs).toHaveLength(1);
+  });
+
+  it('rejects documents it cannot index', () => {
+    expect(() => buildIndexes([doc('a', { locale: 'it' })])).toThrow(SearchError);
+  });
+});
+
+describe('EmbeddedBackend', () => {
+  it('refuses to serve before open() and when there is no index', async () => {
+    const b = new EmbeddedBackend(dir);
+    await expect(b.search({ localeCode: 'de', siteSlug: '', query: 'Kabel' })).rejects.toMatchObject({ code: 'not-ready' });
+    await expect(b.open()).rejects.toMatchObject({ code: 'not-ready' });
+    expect((await b.health()).ok).toBe(false);
+  });
+
+  it('reload() picks up a new build', async () => {
+    await buildIndexDirectory(dir, [doc('a')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Bremsen' })).total).toBe(0);
+    await buildIndexDirectory(dir, [doc('a'), doc('b', { description: 'Bremsen und Kupplungen' })]);
+    await b.reload();
+    const r = await b.search({ localeCode: 'de', siteSlug: '', query: 'Bremsen' });
+    expect(r.records.map((x) => x.url)).toEqual(['/de/b']);
+    expect(b.stats()).toMatchObject({ indexes: 1, documents: 2 });
+  });
+
+  it('keeps the loaded indexes when a reload fails, and says why', async () => {
+    await buildIndexDirectory(dir, [doc('a')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    await writeFile(join(dir, '_main/de.json'), '{"format":"something-else"}');
+    await expect(b.reload()).rejects.toMatchObject({ code: 'not-ready', message: expect.stringContaining('_main/de.json') });
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).total).toBe(1);
+  });
+
+  it('suggests by prefix, the last word still being typed', async () => {
+    await buildIndexDirectory(dir, [
+      doc('a', { title: 'Crimpautomat Alpha | Komax' }), doc('b', { title: 'Abisolierautomat Beta | Komax' }),
+      doc('c', { title: 'Die Crimpzange | Komax' }), doc('d', { title: 'Dieselpumpen | Komax' }),
+    ]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    const r = await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimp' });
+    expect(r.records.map((x) => x.title).sort()).toEqual(['Crimpautomat Alpha', 'Die Crimpzange']);
+    // A stop word as the word being typed is a prefix like any other ("die" → "Dieselpumpen").
+    expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'die' })).records.map((x) => x.title)).toEqual(['Dieselpumpen']);
+    // A finished word (trailing space) is matched whole.
+    expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimp ' })).total).toBe(0);
+    expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimpautomat al' })).records.map((x) => x.title)).toEqual(['Crimpautomat Alpha']);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseServerEnv } from './env.ts';
+
+const errorOf = (env: Record<string, string | undefined>): EnvError => {
+  try {
+    parseServerEnv(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(EnvError);
+    return err as EnvError;
+  }
+  throw new Error('expected parseServerEnv to throw');
+};
+
+describe('defaults', () => {
+  it('fill in every variable that is not set', () => {
+    expect(parseServerEnv({})).toEqual({
+      CONTENT_ENDPOINT: 'http://127.0.0.1:4100/graphql',
+      CONTENT_LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: 4321,
+    });
+  });
+
+  it('treat an empty value as not set', () => {
+    expect(parseServerEnv({ PORT: '', CONTENT_LOG_LEVEL: '' })).toMatchObject({ PORT: 4321, CONTENT_LOG_LEVEL: 'warn' });
+  });
+
+  it('ignore variables the server does not use', () => {
+    expect(parseServerEnv({ PATH: '/usr/bin', HOME: '/root' })).not.toHaveProperty('PATH');
+  });
+});
+
+describe('valid values', () => {
+  it('are taken over, the port as a number', () => {
+    expect(parseServerEnv({
+      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: '8080',
+      REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
+    })).toMatchObject({
+      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: 8080,
+      REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
+    });
+  });
+});
+
+describe('malformed values', () => {
+  it.each([
+    ['CONTENT_ENDPOINT', 'not a url', 'CONTENT_ENDPOINT must be an absolute URL'],
+    ['CONTENT_LOG_LEVEL', 'verbose', 'CONTENT_LOG_LEVEL must be one of none, error, warn, info, debug'],
+    ['PORT', 'eighty', 'PORT must be a whole number'],
+    ['PORT', '80.5', 'PORT must be a whole number'],
+    ['REVALIDATE_SECRET', 'short', 'REVALIDATE_SECRET must be at least 16 characters'],
+    ['TAG_MANAGER_ID', 'UA-1234', 'TAG_MANAGER_ID must look like GTM-XXXXXXX'],
+    ['COOKIE_CONSENT_SCRIPT_URL', '/relative.js', 'COOKIE_CONSENT_SCRIPT_URL must be an absolute URL'],
+  ])('%s=%j is named in the error', (name, value, message) => {
+    const err = errorOf({ [name]: value });
+    expect(err.message).toContain(`- ${name}: ${message}`);
+  });
+
+  it('name the variable for a port out of range', () => {
+    expect(errorOf({ PORT: '70000' }).message).toMatch(/- PORT: /);
+    expect(errorOf({ PORT: '0' }).message).toMatch(/- PORT: /);
+  });
+
+  it('are all listed in one error', () => {
+    const err = errorOf({ PORT: 'x', CONTENT_LOG_LEVEL: 'loud', CONTENT_ENDPOINT: 'nope' });
+    expect(err.message.startsWith('Invalid environment:')).toBe(true);
+    for (const name of ['PORT', 'CONTENT_LOG_LEVEL', 'CONTENT_ENDPOINT']) expect(err.message).toContain(`- ${name}:`);
+  });
+});

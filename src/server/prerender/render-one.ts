@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import type { ContentPageModel } from '../../models/content-page.ts';
+import type { SystemData } from '../../site/types.ts';
+import { withCspMeta } from '../headers.ts';
+import { routeDir, writeAtomic } from './output.ts';
+
+/** One route to render: where its files go and what it is rendered from. */
+export interface RenderJob {
+  host: string;
+  hostDir: string;
+  origin: string;
+  path: string;
+  model: ContentPageModel;
+}
+
+export interface RenderOutcome {
+  host: string;
+  path: string;
+  status: number;
+  csp: string | null;
+}
+
+export interface RenderApp {
+  render(req: Request, opts: { locals: object }): Promise<Response>;
+}
+
+/** Renders one route through the built App and writes its HTML (with the CSP as meta) and payload. */
+export async function renderOne(app: RenderApp, job: RenderJob, shared: { system: SystemData; releaseId: string }): Promise<RenderOutcome> {
+  const locals = { prerender: { system: shared.system, model: job.model, releaseId: shared.releaseId } };
+  const res = await app.render(new Request(`${job.origin}${job.path}`), { locals });
+  const csp = res.headers.get('content-security-policy');
+  const html = withCspMeta(await res.text(), csp);
+  if (res.status === 200) {
+    const dir = routeDir(job.hostDir, job.path);
+    await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), JSON.stringify(job.model))]);
+  }
+  return { host: job.host, path: job.path, status: res.status, csp };
+}
