@@ -7,6 +7,8 @@ import appAdapter from './integrations/app-adapter.ts';
 // i18n routing (which bakes the locale list in at build) stays off.
 export default defineConfig({
   output: 'server',
+  // A separate output folder lets several checkouts or test runs build side by side.
+  outDir: process.env.DIST_DIR ?? './dist',
   adapter: appAdapter(),
   integrations: [react()],
   session: false,

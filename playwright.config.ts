@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 /** E2E runs against the real server and emulators on loopback, in the system Chromium (no browser download). */
-export const E2E_PORT = 4399;
-export const E2E_HUB_PORT = 4199;
+/** E2E_PORT lets several suites run side by side (each with its own DIST_DIR). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
+export const E2E_HUB_PORT = E2E_PORT - 200;
 
 export default defineConfig({
   testDir: 'tests/e2e',

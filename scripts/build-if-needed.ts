@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const INPUTS = ['src', 'integrations', 'locales', 'public', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
@@ -27,11 +27,17 @@ export function sourceHash(root: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** The build output folder: `DIST_DIR` (relative to the project) or `dist`. */
+export function distDir(root: string): string {
+  return resolve(root, process.env.DIST_DIR ?? 'dist');
+}
+
 /** Runs `astro build` unless dist/ was built from exactly these sources. Returns true when it built. */
 export function buildIfNeeded(root: string, opts: { force?: boolean } = {}): boolean {
-  const stamp = join(root, 'dist/.source-hash');
+  const dist = distDir(root);
+  const stamp = join(dist, '.source-hash');
   const current = sourceHash(root);
-  if (!opts.force && existsSync(join(root, 'dist/server/entry.mjs')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === current) {
+  if (!opts.force && existsSync(join(dist, 'server/entry.mjs')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === current) {
     console.log('build: dist/ is up to date');
     return false;
   }

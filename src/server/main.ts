@@ -17,7 +17,7 @@ export interface RunningServer {
 /** Starts the production server over `dist/` (the built app and the prerendered trees). */
 export async function startServer(opts: { distDir?: string; env?: Record<string, string | undefined> } = {}): Promise<RunningServer> {
   const env = parseServerEnv(opts.env ?? process.env);
-  const distDir = opts.distDir ?? join(root, 'dist');
+  const distDir = opts.distDir ?? resolve(root, process.env.DIST_DIR ?? 'dist');
   const entryFile = join(distDir, 'server/entry.mjs');
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
   process.env.NODE_ENV = 'production';

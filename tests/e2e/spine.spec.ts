@@ -1,4 +1,4 @@
-import { test, expect, expectNoAxeViolations, raw, DATA } from './fixtures/index.ts';
+import { test, expect, expectNoAxeViolations, raw, DATA, PORT, ORIGIN } from './fixtures/index.ts';
 
 test.describe('sites and locales', () => {
   test('the main site home in English, German and Swiss French', async ({ page, consoleErrors }) => {
@@ -18,10 +18,10 @@ test.describe('sites and locales', () => {
   });
 
   test('the events site answers in Spanish on its own host and has no German', async ({ page }) => {
-    await page.goto('http://events.localhost:4399/es');
+    await page.goto(`http://events.localhost:${PORT}/es`);
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.locator('html')).toHaveClass(/theme-light-blue/);
-    const res = await page.goto('http://events.localhost:4399/de');
+    const res = await page.goto(`http://events.localhost:${PORT}/de`);
     expect(res?.status()).toBe(404);
     // The visitor came from /es, so the 404 speaks Spanish.
     await expect(page.getByText('Página no encontrada: /de')).toBeVisible();
@@ -96,9 +96,9 @@ test.describe('page chrome', () => {
 
   test('hreflang alternates and a canonical link on every page', async ({ page }) => {
     await page.goto(`/de${DATA.history}`);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `http://localhost:4399/de${DATA.history}`);
-    await expect(page.locator('link[rel="alternate"][hreflang="fr-CH"]')).toHaveAttribute('href', `http://localhost:4399/fr-ch${DATA.history}`);
-    await expect(page.locator('link[rel="alternate"][hreflang="x-default"]')).toHaveAttribute('href', `http://localhost:4399/en${DATA.history}`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${ORIGIN}/de${DATA.history}`);
+    await expect(page.locator('link[rel="alternate"][hreflang="fr-CH"]')).toHaveAttribute('href', `${ORIGIN}/fr-ch${DATA.history}`);
+    await expect(page.locator('link[rel="alternate"][hreflang="x-default"]')).toHaveAttribute('href', `${ORIGIN}/en${DATA.history}`);
   });
 
   test('breadcrumbs lead home, the current page is not a link', async ({ page }) => {

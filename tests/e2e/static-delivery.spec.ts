@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, raw, hub, REVALIDATE_SECRET, DATA } from './fixtures/index.ts';
+import { test, expect, raw, hub, REVALIDATE_SECRET, DATA, ORIGIN } from './fixtures/index.ts';
 
-const STATIC = join(process.cwd(), 'dist/static');
+const STATIC = join(process.cwd(), process.env.DIST_DIR ?? 'dist', 'static');
 
 function latest(host: string): { id: string; timestamp: string } {
   return JSON.parse(readFileSync(join(STATIC, host, 'builds/latest.json'), 'utf8'));
@@ -38,7 +38,7 @@ test('pages are prerendered into one tree per host with payloads and agreeing ma
   }
   const sitemap = await raw('/sitemap.xml');
   expect(sitemap.text).toContain('hreflang="de-CH"');
-  expect((await raw('/robots.txt')).text).toContain('Sitemap: http://localhost:4399/sitemap.xml');
+  expect((await raw('/robots.txt')).text).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
   // The events host has a tree of its own; its /en is not the main site's.
   const events = await raw('/en', { host: 'events.localhost' });
   expect(events.headers['x-render']).toBe('prerendered');

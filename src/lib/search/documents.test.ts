@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentFromPage, documentFromPayload, groupDocuments, indexKey, localizeUrl, pageBodyText, prepareDocument, type IndexablePage } from './documents.ts';
+import { documentFromPage, documentFromPayload, groupDocuments, indexKey, localizeUrl, pageBodyText, prepareDocument, searchSiteKey, type IndexablePage } from './documents.ts';
 import { normalizeQuery, parseSearchRequest, parseSuggestRequest } from './request.ts';
 import { SearchError, type SearchDocument } from './types.ts';
 
@@ -34,6 +34,12 @@ describe('documents', () => {
     expect([...groups.keys()].sort()).toEqual(['_main/de', '_main/en', 'portal/de']);
     expect(groups.get('_main/de')!.map((d) => d.url)).toEqual(['/de/a']);
     expect(indexKey('', 'de')).toBe('_main/de');
+  });
+
+  it('keys sites apart, own-domain sites by technical name', () => {
+    expect(searchSiteKey({ isMain: true, slug: '', technicalName: 'komax' })).toBe('');
+    expect(searchSiteKey({ isMain: false, slug: 'brand-portal', technicalName: 'brand_portal' })).toBe('brand-portal');
+    expect(searchSiteKey({ isMain: false, slug: '', technicalName: 'komax_events_north_america' })).toBe('komax_events_north_america');
   });
 
   it("moves result URLs to the searcher's locale", () => {

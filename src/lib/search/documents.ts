@@ -28,6 +28,15 @@ const SITE_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Whether `s` is a usable site slug (`''` is the main site). */
 export const isSiteSlug = (s: unknown): s is string => typeof s === 'string' && (s === '' || SITE_SLUG.test(s));
 
+/**
+ * The search key of a site: `''` for the main site, else its slug, or — for a site on its own
+ * domain, whose slug is empty like the main site's — its technical name. Use the same key when
+ * indexing (SearchDocument.site) and when searching (siteSlug), or two sites share one index.
+ */
+export function searchSiteKey(site: { isMain: boolean; slug: string; technicalName: string }): string {
+  return site.isMain ? '' : site.slug || site.technicalName;
+}
+
 /** The key of one index: `_main/de`, `brand-portal/en`. Also its file path below the index folder. */
 export function indexKey(site: string, language: Language): string {
   return `${site || '_main'}/${language}`;

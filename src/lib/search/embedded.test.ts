@@ -64,6 +64,20 @@ describe('EmbeddedBackend', () => {
     expect(b.stats()).toMatchObject({ indexes: 1, documents: 2 });
   });
 
+  it('reloads once more when asked during a reload (later calls share it)', async () => {
+    await buildIndexDirectory(dir, [doc('a')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    await buildIndexDirectory(dir, [doc('a'), doc('b'), doc('c')]);
+    const first = b.reload();
+    const second = b.reload();
+    const third = b.reload();
+    expect(second).not.toBe(first);
+    expect(third).toBe(second);
+    await Promise.all([first, second]);
+    expect(b.stats().documents).toBe(3);
+  });
+
   it('keeps the loaded indexes when a reload fails, and says why', async () => {
     await buildIndexDirectory(dir, [doc('a')]);
     const b = new EmbeddedBackend(dir);

@@ -26,6 +26,7 @@ import {
   type SearchBackend, type SearchDocument, type SearchHealth, type SearchQuery, type SearchRecord, type SearchResult, type SuggestQuery,
 } from './types.ts';
 
+/** Bump when the fields, the stored tuple or the analysis change: older files are then refused. */
 export const INDEX_FORMAT = 'komax-search/1';
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -247,6 +248,7 @@ export class EmbeddedBackend implements SearchBackend {
   private indexes: Map<string, LoadedIndex> | null = null;
   private loadedAt: Date | null = null;
   private reloading: Promise<void> | null = null;
+  private pendingReload: Promise<void> | null = null;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -261,10 +263,18 @@ export class EmbeddedBackend implements SearchBackend {
   /**
    * Loads the indexes again (after a revalidation wrote new ones) without blocking requests for
    * long, and swaps them in at once. When loading fails the indexes in use stay and the
-   * SearchError is thrown. Concurrent calls share one load.
+   * SearchError is thrown. A call during a reload gets one more reload after it (calls arriving
+   * meanwhile share that one), so the files written last are always the ones loaded.
    */
   reload(): Promise<void> {
-    this.reloading ??= (async () => {
+    if (this.reloading) {
+      this.pendingReload ??= this.reloading.catch(() => undefined).then(() => {
+        this.pendingReload = null;
+        return this.reload();
+      });
+      return this.pendingReload;
+    }
+    this.reloading = (async () => {
       try {
         const next = await loadDirectory(this.dir, true);
         this.indexes = next;

@@ -1,11 +1,11 @@
-import { getFooterNavigation, getHeaderNavigation, getSystemData, listPages, listSystemRedirects, type ContentConfig, type ContentContext, type Page, type SystemRedirect } from '../../lib/content/index.ts';
-import { contentLocaleChain, fallbackLanguage, siteLocales } from '../../site/locale.ts';
+import { getFooterNavigation, getHeaderNavigation, getSystemData, listSystemRedirects, type ContentConfig, type ContentContext, type SystemRedirect } from '../../lib/content/index.ts';
+import { allCountry, contentLocaleChain, fallbackLanguage, siteLocales } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { isLocalHost } from '../../site/resolve-site.ts';
-import { isPageAvailable, type ContentPageModel } from '../../models/content-page.ts';
+import type { PageModelBase, SearchText } from '../../models/page-model.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
-import { allCountry } from '../../site/locale.ts';
 import { hashOf } from './fingerprint.ts';
+import { ROUTE_SOURCES, type RouteSource } from './sources.ts';
 
 export type HostMode = 'local' | 'public';
 
@@ -13,12 +13,18 @@ export type HostMode = 'local' | 'public';
 export interface PlannedRoute {
   host: string;
   origin: string;
+  /** Full URL path: `/de-ch/about-us`. */
   path: string;
+  /** Path below locale and site slug, the same for every locale: `/about-us`. */
+  pagePath: string;
   siteId: string;
   locale: Locale;
-  page: Page;
-  model: ContentPageModel;
+  model: PageModelBase;
   recordHashes: string[];
+  languages: string[];
+  updatedAt: string;
+  keys: string[];
+  search?: SearchText;
 }
 
 export interface Collected {
@@ -40,15 +46,31 @@ export function originOf(host: string, mode: HostMode, port: number): string {
 }
 
 /**
- * Pulls everything the static routes are rendered from — system data, navigation and pages per
- * site and locale, redirects — and plans one route per site × locale × page. Only public,
- * published, unprotected pages are planned. Throws (and writes nothing) when a service fails.
+ * Pulls everything the static routes are rendered from — system data, navigation, and the
+ * records of every route source per site and locale — and plans one route per site × locale ×
+ * record. Records shared by locales with the same locale chain are fetched once. Throws (and
+ * nothing is written) when a service fails.
  */
-export async function collect(config: ContentConfig, opts: { mode: HostMode; port: number }): Promise<Collected> {
+export async function collect(config: ContentConfig, opts: { mode: HostMode; port: number; sources?: RouteSource[] }): Promise<Collected> {
   const base: ContentContext = { config, locales: ['en'], stage: 'PUBLISHED' };
   const [system, redirects] = await Promise.all([getSystemData(base), listSystemRedirects(base)]);
+  const sources = opts.sources ?? ROUTE_SOURCES;
   const routes: PlannedRoute[] = [];
   const hosts = new Map<string, string>();
+  const memos = new Map<string, Promise<unknown>>();
+  const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let p = memos.get(key) as Promise<T> | undefined;
+    if (!p) { p = load(); memos.set(key, p); }
+    return p;
+  };
+  const hashes = new WeakMap<object, string>();
+  const hash = (record: unknown): string => {
+    if (record === null || typeof record !== 'object') return hashOf(record ?? null);
+    let h = hashes.get(record);
+    if (!h) { h = hashOf(record); hashes.set(record, h); }
+    return h;
+  };
+  const systemHash = hash(system);
 
   for (const site of system.sites) {
     const host = prerenderHost(site, opts.mode);
@@ -56,38 +78,28 @@ export async function collect(config: ContentConfig, opts: { mode: HostMode; por
     const origin = originOf(host, opts.mode, opts.port);
     hosts.set(host, origin);
     const siteFallback = fallbackLanguage(site, system.languages);
-    const locales = siteLocales(site, system);
-    // Records depend on the locale chain only, so locales sharing a chain share one fetch.
-    const byChain = new Map<string, Promise<[Awaited<ReturnType<typeof getHeaderNavigation>>, Awaited<ReturnType<typeof getFooterNavigation>>, Page[]]>>();
-    const load = (chain: string[]) => {
-      const key = chain.join(',');
-      let p = byChain.get(key);
-      if (!p) {
-        const ctx = { ...base, locales: chain };
-        p = Promise.all([getHeaderNavigation(ctx, site), getFooterNavigation(ctx, site), listPages(ctx, site)]);
-        byChain.set(key, p);
-      }
-      return p;
-    };
-    const results = await Promise.all(locales.map(async (locale) => ({ locale, data: await load(contentLocaleChain(locale, siteFallback)) })));
-    const headerHashes = new Map<unknown, string>();
-    const hashCached = (v: unknown) => {
-      let h = headerHashes.get(v);
-      if (!h) { h = hashOf(v); headerHashes.set(v, h); }
-      return h;
-    };
-    for (const { locale, data: [header, footer, pages] } of results) {
+    const siteSources = sources.filter((s) => s.appliesTo(site));
+    await Promise.all(siteLocales(site, system).map(async (locale) => {
+      const chain = contentLocaleChain(locale, siteFallback);
+      const content = { ...base, locales: chain };
+      const key = `${site.id}:${chain.join(',')}`;
+      const [header, footer] = await Promise.all([
+        memo(`header:${key}`, () => getHeaderNavigation(content, site)),
+        memo(`footer:${key}`, () => getFooterNavigation(content, site)),
+      ]);
       const country = system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
-      for (const page of pages) {
-        if (page.protection !== 0 || !page.isPublished || !isPageAvailable(page, { site, country })) continue;
-        const path = localizedPath(site, locale, page.path);
-        routes.push({
-          host, origin, path, siteId: site.id, locale, page,
-          model: { kind: 'content-page', header, footer, page },
-          recordHashes: [hashCached(system), hashCached(header), hashCached(footer), hashCached(page)],
-        });
+      const ctx = { system, site, locale, country, content, chrome: { header, footer }, memo, hash };
+      const chromeHashes = [systemHash, hash(header), hash(footer)];
+      for (const source of siteSources) {
+        for (const r of await source.routes(ctx)) {
+          routes.push({
+            host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,
+            model: r.model, recordHashes: [...chromeHashes, ...r.recordHashes],
+            languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search,
+          });
+        }
       }
-    }
+    }));
   }
   return { system, redirects, routes, hosts };
 }

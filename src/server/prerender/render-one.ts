@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ContentPageModel } from '../../models/content-page.ts';
+import type { PageModelBase } from '../../models/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { withCspMeta } from '../headers.ts';
 import { routeDir, writeAtomic } from './output.ts';
@@ -10,7 +10,7 @@ export interface RenderJob {
   hostDir: string;
   origin: string;
   path: string;
-  model: ContentPageModel;
+  model: PageModelBase;
 }
 
 export interface RenderOutcome {

@@ -107,7 +107,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     for (const r of routes) {
       fingerprints[r.path] = routeFingerprint(entry.buildId, `${r.origin}${r.path}`, r.recordHashes);
       byPath.set(r.path, r);
-      if (opts.force?.all || forceIds.has(r.page.id) || forceSlugs.has(r.page.slug)) force.add(r.path);
+      if (opts.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);
       // A route whose files went missing is rendered again.
       else if (prevRoutes[r.path] && !existsSync(join(routeDir(hostDir, r.path), 'index.html'))) force.add(r.path);
     }
@@ -168,7 +168,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
       const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
       const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path]).map((r) => {
         const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-        return { loc: `${origin}${r.path}`, lastmod: r.page.updatedAt, alternates: alternateLinks(site, collected.system, r.page, origin) };
+        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates: alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin) };
       });
       await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
       await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));

@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSearchBackend, publishSearchDocuments, searchConfigFromEnv, SearchError } from './index.ts';
+import { EmbeddedBackend } from './embedded.ts';
+import { OpenSearchBackend } from './opensearch.ts';
+import { startOpenSearchStub } from './opensearch-stub.ts';
+
+const docs = [{ id: 'a', url: '/de/a', title: 'Kabel | Komax', description: 'Kabelverarbeitung', body: '', site: '', locale: 'de' }];
+
+describe('search module entry', () => {
+  it('reads its configuration from the environment', () => {
+    expect(searchConfigFromEnv({}, '/dist')).toEqual({ engine: 'embedded', indexDir: '/dist/search' });
+    expect(searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9200' }, '/dist')).toMatchObject({ engine: 'opensearch', opensearchUrl: 'http://127.0.0.1:9200' });
+    expect(() => searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch' }, '/dist')).toThrow(SearchError);
+    expect(() => searchConfigFromEnv({ SEARCH_ENGINE: 'solr' }, '/dist')).toThrow(/embedded/);
+    expect(createSearchBackend(searchConfigFromEnv({}, '/dist'))).toBeInstanceOf(EmbeddedBackend);
+    expect(createSearchBackend(searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9' }, '/dist'))).toBeInstanceOf(OpenSearchBackend);
+  });
+
+  it('publishes and serves the embedded index', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'search-entry-'));
+    try {
+      const config = searchConfigFromEnv({ SEARCH_INDEX_DIR: dir }, '/unused');
+      expect(await publishSearchDocuments(docs, config)).toEqual({ indexes: 1, documents: 1 });
+      const backend = createSearchBackend(config);
+      await backend.open();
+      expect((await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabelverarbeitung' })).total).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('publishes to OpenSearch, replacing the previous indexes behind the aliases', async () => {
+    const stub = await startOpenSearchStub();
+    try {
+      const config = searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: stub.url }, '/unused');
+      await publishSearchDocuments(docs, config);
+      await publishSearchDocuments([...docs, { ...docs[0]!, id: 'b', url: '/en/b', locale: 'en' }], config);
+      expect([...stub.engine.aliases.keys()].sort()).toEqual(['komax-search-main-de', 'komax-search-main-en']);
+      expect(stub.engine.indices.size).toBe(2);
+      await publishSearchDocuments([{ ...docs[0]!, id: 'b', url: '/en/b', locale: 'en' }], config);
+      expect([...stub.engine.aliases.keys()]).toEqual(['komax-search-main-en']);
+      expect(stub.engine.indices.size).toBe(1);
+      const backend = createSearchBackend(config);
+      await backend.open();
+      await backend.reload();
+      expect((await backend.search({ localeCode: 'en-US', siteSlug: '', query: 'kabelverarbeitung' })).records[0]?.url).toBe('/en-us/b');
+      expect((await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabelverarbeitung' })).total).toBe(0);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('reports an unreachable OpenSearch as not ready, and search errors as SearchError with the cause', async () => {
+    const stub = await startOpenSearchStub();
+    const url = stub.url;
+    await stub.close();
+    const backend = new OpenSearchBackend(url, { requestTimeout: 1000 });
+    expect((await backend.health()).ok).toBe(false);
+    await expect(backend.open()).rejects.toMatchObject({ code: 'not-ready' });
+    const err = await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabel' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SearchError);
+    expect((err as SearchError).code).toBe('backend');
+    expect((err as SearchError).cause).toBeDefined();
+    await backend.close();
+  });
+});

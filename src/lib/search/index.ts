@@ -1,0 +1,75 @@
+/**
+ * Site search: the entry points the server, the API routes and the prerender use.
+ *
+ *   server start:  const search = createSearchBackend(searchConfigFromEnv(process.env, distDir));
+ *                  await search.open();                      // before server.listen()
+ *   API routes:    await search.search(parseSearchRequest(body)) / search.suggest(parseSuggestRequest(body))
+ *   prerender:     await publishSearchDocuments(docs, config) // docs from documentFromPage(...)
+ *   revalidation:  await search.reload();                     // after the prerender worker finished
+ */
+import { join } from 'node:path';
+import { buildIndexDirectory, EmbeddedBackend } from './embedded.ts';
+import { OpenSearchBackend } from './opensearch.ts';
+import { SearchError, type SearchBackend, type SearchDocument } from './types.ts';
+
+export * from './types.ts';
+export { analyzerFor, parseLocale, LANGUAGES, type Language } from './analysis.ts';
+export { escapeHtml, stripBrand } from './highlight.ts';
+export { documentFromPage, documentFromPayload, searchSiteKey, type IndexablePage } from './documents.ts';
+export { parseSearchRequest, parseSuggestRequest } from './request.ts';
+export { buildIndexes, writeIndexes, buildIndexDirectory, EmbeddedBackend, type Manifest } from './embedded.ts';
+export { OpenSearchBackend, type OpenSearchOptions } from './opensearch.ts';
+
+export interface SearchConfig {
+  engine: 'embedded' | 'opensearch';
+  /** Folder of the embedded indexes (default `<distDir>/search`). */
+  indexDir: string;
+  opensearchUrl?: string;
+  /** Alias/index name prefix in OpenSearch (default `komax-search`). */
+  opensearchPrefix?: string;
+}
+
+/** `SEARCH_ENGINE` (`embedded` | `opensearch`), `OPENSEARCH_URL`, `OPENSEARCH_INDEX_PREFIX`, `SEARCH_INDEX_DIR`. */
+export function searchConfigFromEnv(env: Record<string, string | undefined>, distDir: string): SearchConfig {
+  const engine = (env.SEARCH_ENGINE || 'embedded').toLowerCase();
+  if (engine !== 'embedded' && engine !== 'opensearch') throw new SearchError('not-ready', `SEARCH_ENGINE must be "embedded" or "opensearch", not "${env.SEARCH_ENGINE}"`);
+  if (engine === 'opensearch' && !env.OPENSEARCH_URL) throw new SearchError('not-ready', 'SEARCH_ENGINE=opensearch needs OPENSEARCH_URL');
+  if (env.OPENSEARCH_URL && !URL.canParse(env.OPENSEARCH_URL)) throw new SearchError('not-ready', 'OPENSEARCH_URL must be an absolute URL');
+  return {
+    engine,
+    indexDir: env.SEARCH_INDEX_DIR || join(distDir, 'search'),
+    ...(env.OPENSEARCH_URL ? { opensearchUrl: env.OPENSEARCH_URL } : {}),
+    ...(env.OPENSEARCH_INDEX_PREFIX ? { opensearchPrefix: env.OPENSEARCH_INDEX_PREFIX } : {}),
+  };
+}
+
+/** A backend with `reload()`: the embedded engine re-reads its files, OpenSearch has nothing to do. */
+export type ServerSearchBackend = SearchBackend & { reload(): Promise<void> };
+
+/** The backend the server uses. Call `open()` on it before listening. */
+export function createSearchBackend(config: SearchConfig): ServerSearchBackend {
+  if (config.engine === 'opensearch') {
+    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}) });
+    return Object.assign(backend, { reload: async () => {} });
+  }
+  return new EmbeddedBackend(config.indexDir);
+}
+
+/**
+ * What the prerender calls once every route is rendered, with the documents of ALL routes it
+ * publishes (rendered and unchanged alike): writes the embedded index files, or rebuilds the
+ * OpenSearch indexes and switches their aliases. Throws a SearchError (`build`).
+ */
+export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig): Promise<{ indexes: number; documents: number }> {
+  const list = [...docs];
+  if (config.engine === 'opensearch') {
+    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}) });
+    try {
+      return await backend.indexDocuments(list, { removeStale: true });
+    } finally {
+      await backend.close();
+    }
+  }
+  const manifest = await buildIndexDirectory(config.indexDir, list);
+  return { indexes: manifest.indexes.length, documents: list.length };
+}
