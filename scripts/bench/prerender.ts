@@ -73,6 +73,7 @@ if (baseline) {
   mkdirSync(project, { recursive: true });
   // Same project root (so packages resolve as usual), a copy of src/ whose only page is a static one.
   cpSync(join(root, 'src'), join(project, 'src'), { recursive: true });
+  cpSync(join(root, 'locales'), join(project, 'locales'), { recursive: true });
   rmSync(join(project, 'src/pages'), { recursive: true });
   mkdirSync(join(project, 'src/pages'));
   const collected = await collect(config, { mode: 'local', port: PORT });
@@ -93,7 +94,7 @@ export function getStaticPaths() {
   const configFile = join(root, `.bench-astro-static.config.mjs`);
   writeFileSync(configFile, `import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
-export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true } });
+export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, trailingSlash: 'never', build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true } });
 `);
   const started = performance.now();
   // Asynchronously: the content hub the build asks lives in this process.
@@ -110,7 +111,7 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
   });
   const seconds = (performance.now() - started) / 1000;
   rmSync(configFile, { force: true });
-  rmSync(join(root, '.bench'), { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(join(root, '.bench'), { recursive: true, force: true });
   if (res.status === 0) astro = { routes: routes.length, seconds };
   else console.error(`astro static build failed:\n${(res.stdout ?? '').slice(-2000)}\n${(res.stderr ?? '').slice(-2000)}`);
 }

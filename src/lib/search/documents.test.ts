@@ -36,6 +36,19 @@ describe('documents', () => {
     expect(indexKey('', 'de')).toBe('_main/de');
   });
 
+  it("infers a page's countries from the locales it was prerendered under", () => {
+    const groups = groupDocuments([
+      doc({ id: 'all', url: '/de/all' }), doc({ id: 'all', url: '/de-ch/all' }), doc({ id: 'all', url: '/de-de/all' }),
+      doc({ id: 'de-only', url: '/de/d' }), doc({ id: 'de-only', url: '/de-de/d' }),
+      doc({ id: 'intl-only', url: '/de/i' }),
+      doc({ id: 'explicit', url: '/de/e', countries: ['at'] }),
+    ]);
+    const countries = Object.fromEntries(groups.get('_main/de')!.map((d) => [d.id, d.countries]));
+    expect(countries).toEqual({ 'all': [], 'de-only': ['DE'], 'intl-only': ['ALL'], 'explicit': ['AT'] });
+    // A language published under its international locale only: nothing to restrict.
+    expect(groupDocuments([doc({ url: '/de/a' })]).get('_main/de')![0]!.countries).toEqual([]);
+  });
+
   it('keys sites apart, own-domain sites by technical name', () => {
     expect(searchSiteKey({ isMain: true, slug: '', technicalName: 'komax' })).toBe('');
     expect(searchSiteKey({ isMain: false, slug: 'brand-portal', technicalName: 'brand_portal' })).toBe('brand-portal');

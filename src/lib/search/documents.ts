@@ -19,8 +19,10 @@ export interface PreparedDocument {
   body: string;
   site: string;
   language: Language;
-  /** Empty: offered in every country. */
+  /** Empty: offered in every country; `['ALL']`: only in the international locale. */
   countries: string[];
+  /** Whether `countries` was given (else it is inferred by {@link groupDocuments}). */
+  explicitCountries: boolean;
 }
 
 const SITE_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -57,36 +59,56 @@ export function prepareDocument(doc: SearchDocument): PreparedDocument {
     site: doc.site,
     language,
     countries: (doc.countries ?? []).map((c) => c.toUpperCase()),
+    explicitCountries: doc.countries !== undefined,
   };
 }
 
 const LOCALE_SEGMENT = /^\/([a-z]{2,3})(?:-([a-z]{2}|\d{3}))?(?=\/|$)/;
 
-/** Whether the URL's first segment is the international locale of its language (`/de/…`, not `/de-ch/…`). */
-const isInternationalUrl = (url: string) => {
+/** The country of a URL's locale segment (`/de-ch/…` → `CH`), null for the international locale or no locale. */
+function urlCountry(url: string): string | null {
   const m = LOCALE_SEGMENT.exec(url);
-  return !!m && !m[2];
-};
+  return m?.[2] ? m[2].toUpperCase() : null;
+}
 
 /**
  * Groups documents by index key, one per page id: a page prerendered under several locales of one
  * language (`/de/…`, `/de-ch/…`, `/de-de/…`) is one document, its URL the international one when
  * there is one. Results are moved back to the searcher's locale by {@link localizeUrl}.
+ *
+ * Without explicit `countries`, a page's countries are those of the locales it came under: offered
+ * under every country locale of its (site, language) seen in the build, it is offered everywhere;
+ * otherwise only in the countries seen (`['ALL']` when only the international locale had it).
  */
 export function groupDocuments(docs: Iterable<SearchDocument>): Map<string, PreparedDocument[]> {
-  const byKey = new Map<string, Map<string, PreparedDocument>>();
+  interface Entry { doc: PreparedDocument; seen: Set<string> }
+  const byKey = new Map<string, { ids: Map<string, Entry>; countries: Set<string> }>();
   for (const raw of docs) {
     const doc = prepareDocument(raw);
     const key = indexKey(doc.site, doc.language);
-    let ids = byKey.get(key);
-    if (!ids) {
-      ids = new Map();
-      byKey.set(key, ids);
+    let group = byKey.get(key);
+    if (!group) {
+      group = { ids: new Map(), countries: new Set() };
+      byKey.set(key, group);
     }
-    const seen = ids.get(doc.id);
-    if (!seen || (!isInternationalUrl(seen.url) && isInternationalUrl(doc.url))) ids.set(doc.id, doc);
+    const country = urlCountry(doc.url);
+    if (country) group.countries.add(country);
+    const entry = group.ids.get(doc.id);
+    if (!entry) {
+      group.ids.set(doc.id, { doc, seen: new Set(country ? [country] : []) });
+      continue;
+    }
+    if (country) entry.seen.add(country);
+    if (urlCountry(entry.doc.url) !== null && country === null) entry.doc = { ...doc, countries: entry.doc.explicitCountries ? entry.doc.countries : doc.countries, explicitCountries: entry.doc.explicitCountries || doc.explicitCountries };
   }
-  return new Map([...byKey].map(([k, ids]) => [k, [...ids.values()]]));
+  const out = new Map<string, PreparedDocument[]>();
+  for (const [key, group] of byKey) {
+    out.set(key, [...group.ids.values()].map(({ doc, seen }) => {
+      if (doc.explicitCountries || [...group.countries].every((c) => seen.has(c))) return doc;
+      return { ...doc, countries: seen.size ? [...seen].sort() : ['ALL'] };
+    }));
+  }
+  return out;
 }
 
 /**

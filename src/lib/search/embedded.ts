@@ -157,7 +157,12 @@ export async function writeIndexes(dir: string, indexes: Map<string, string>): P
       if (keep.has(file)) continue;
       await rm(file, { force: true });
       const folder = dirname(file);
-      if (folder !== dir) await rmdir(folder).catch(() => undefined); // only when empty
+      if (folder !== dir) {
+        // Only when empty: another index of that site may still be there.
+        await rmdir(folder).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOENT') throw err;
+        });
+      }
     }
     return manifest;
   } catch (err) {

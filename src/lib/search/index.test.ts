@@ -67,3 +67,28 @@ describe('search module entry', () => {
     await backend.close();
   });
 });
+
+describe('OpenSearch indexing failures', () => {
+  it('leaves the aliases alone and removes the half-built indexes', async () => {
+    const stub = await startOpenSearchStub();
+    try {
+      const backend = new OpenSearchBackend(stub.url, { replicas: 0 });
+      await backend.indexDocuments(docs);
+      const before = [...stub.engine.indices.keys()];
+      // The second language's bulk fails: its index vanishes under the stub's feet.
+      const original = stub.engine.bulk.bind(stub.engine);
+      stub.engine.bulk = (ndjson: string, index?: string) => {
+        if (ndjson.includes('"_index":"komax-search-main-en-')) stub.engine.indices.delete(JSON.parse(ndjson.split('\n')[0]!).index._index);
+        return original(ndjson, index);
+      };
+      const err = await backend.indexDocuments([...docs, { ...docs[0]!, id: 'b', url: '/en/b', locale: 'en' }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SearchError);
+      expect((err as SearchError).code).toBe('build');
+      expect([...stub.engine.indices.keys()]).toEqual(before);
+      expect((await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabelverarbeitung' })).total).toBe(1);
+      await backend.close();
+    } finally {
+      await stub.close();
+    }
+  });
+});

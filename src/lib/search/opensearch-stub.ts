@@ -79,8 +79,8 @@ export class MemoryOpenSearch {
     return { acknowledged: true, shards_acknowledged: true, index: name };
   }
 
-  deleteIndices(names: string): Json {
-    const list = names.split(',');
+  deleteIndices(names: string, ignoreUnavailable = false): Json {
+    const list = names.split(',').filter((n) => !ignoreUnavailable || this.indices.has(n));
     for (const n of list) if (!this.indices.has(n)) throw new StubError(404, 'index_not_found_exception', `no such index [${n}]`);
     for (const n of list) {
       this.indices.delete(n);
@@ -392,7 +392,7 @@ export async function startOpenSearchStub(): Promise<OpenSearchStub> {
     if (parts.length === 2 && parts[1] === '_search' && (method === 'POST' || method === 'GET')) return [200, engine.search(parts[0]!, json())];
     if (parts.length === 1 && !parts[0]!.startsWith('_')) {
       if (method === 'PUT') return [200, engine.createIndex(parts[0]!, json())];
-      if (method === 'DELETE') return [200, engine.deleteIndices(parts[0]!)];
+      if (method === 'DELETE') return [200, engine.deleteIndices(parts[0]!, url.searchParams.get('ignore_unavailable') === 'true')];
     }
     throw unsupported(`${method} ${url.pathname}`);
   };

@@ -347,13 +347,18 @@ export class OpenSearchBackend implements SearchBackend {
       if (opts.removeStale) for (const alias of current.keys()) if (!targets.has(alias)) retire(alias);
       if (actions.length) await this.client.indices.updateAliases({ body: { actions } as never });
       swapped = true;
-      if (replaced.size) await this.client.indices.delete({ index: [...replaced].join(',') });
+      if (replaced.size) await this.client.indices.delete({ index: [...replaced].join(','), ignore_unavailable: true });
       return { indexes: targets.size, documents };
     } catch (err) {
       if (swapped) throw new SearchError('build', `OpenSearch aliases switched, but deleting the old indexes failed: ${errorText(err)}`, { cause: err });
       // The aliases still point at the old indexes: drop what was built for nothing.
-      if (created.length) await this.client.indices.delete({ index: created.join(',') }).catch(() => undefined);
-      throw new SearchError('build', `Indexing into OpenSearch failed, the aliases were left as they were: ${errorText(err)}`, { cause: err });
+      let cleanup = '';
+      if (created.length) {
+        await this.client.indices.delete({ index: created.join(','), ignore_unavailable: true }).catch((e: unknown) => {
+          cleanup = ` (deleting the new indexes ${created.join(', ')} failed too: ${errorText(e)})`;
+        });
+      }
+      throw new SearchError('build', `Indexing into OpenSearch failed, the aliases were left as they were: ${errorText(err)}${cleanup}`, { cause: err });
     }
   }
 

@@ -28,8 +28,9 @@ export interface SearchDocument {
   /** Language code (`de`, not `de-CH`): it decides the analysis. */
   locale: string;
   /**
-   * Countries the page is restricted to (`[]` or absent: everywhere). A search from a locale with
-   * a country (`de-CH`) leaves out pages restricted to other countries.
+   * Countries the page is offered in (`[]`: everywhere). A search from a locale with a country
+   * (`de-CH`) leaves out pages not offered there. When absent, it is inferred from the locales
+   * the page was prerendered under: pass one document per route (`/de/x`, `/de-ch/x`, …).
    */
   countries?: string[];
 }
