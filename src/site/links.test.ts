@@ -7,11 +7,28 @@ const link = (extra: Partial<Link>): Link => ({
   pageParameters: null, openInNewTab: false, ...extra,
 });
 
-const main = { id: 'main', slug: '' };
-const portal = { id: 'portal', slug: 'brand-portal' };
-const ctx: LinkContext = { site: main, locale: { urlCode: 'de-ch' }, sites: [main, portal] };
+const main = { id: 'main', slug: '', domains: [{ host: 'localhost', slug: null }] };
+const portal = { id: 'portal', slug: 'brand-portal', domains: [{ host: 'localhost', slug: 'brand-portal' }] };
+const events = { id: 'events', slug: '', domains: [{ host: 'events.localhost', slug: null }, { host: 'events.komax.example', slug: null }] };
+const ctx: LinkContext = { site: main, locale: { urlCode: 'de-ch' }, sites: [main, portal, events] };
 
 describe('page links', () => {
+  it('a page of a site on another host gets an absolute link to that host (same port locally)', () => {
+    const resolved = resolveLink(
+      link({ page: { id: 'p', path: '/webinars', siteId: 'events', title: null } }),
+      { ...ctx, here: new URL('http://localhost:4321/de-ch/about-us') },
+    );
+    expect(resolved).toEqual({ kind: 'external', href: 'http://events.localhost:4321/de-ch/webinars', newTab: false });
+  });
+
+  it('a page of a site on the same host stays a path', () => {
+    const resolved = resolveLink(
+      link({ page: { id: 'p', path: '/logos', siteId: 'portal', title: null } }),
+      { ...ctx, here: new URL('http://localhost:4321/de-ch') },
+    );
+    expect(resolved).toEqual({ kind: 'internal', href: '/de-ch/brand-portal/logos', newTab: false });
+  });
+
   it('link to the page in the current locale', () => {
     expect(resolveLink(link({ page: { id: 'p1', path: '/about-us', siteId: 'main', title: 'About' } }), ctx))
       .toEqual({ kind: 'internal', href: '/de-ch/about-us', newTab: false });

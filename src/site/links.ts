@@ -1,6 +1,7 @@
 import type { Link } from './navigation-types.ts';
 import type { Locale, Site } from './types.ts';
 import { localizedPath } from './paths.ts';
+import { isLocalHost, siteHost } from './resolve-site.ts';
 
 export type ResolvedLink =
   | { kind: 'internal'; href: string; newTab: boolean }
@@ -21,7 +22,18 @@ export interface LinkContext {
   site: Pick<Site, 'id' | 'slug'>;
   locale: Pick<Locale, 'urlCode'>;
   /** Sites by id, to link pages of another site. */
-  sites?: Pick<Site, 'id' | 'slug'>[];
+  sites?: Pick<Site, 'id' | 'slug' | 'domains'>[];
+  /** The current URL: a page of a site on another host gets an absolute link to that host. */
+  here?: URL;
+}
+
+/** The origin to prefix for a page of `owner`: '' on the current host, else that site's host. */
+function originFor(owner: Pick<Site, 'domains'> | undefined, here: URL | undefined): string {
+  if (!owner || !here || !owner.domains?.length) return '';
+  const host = siteHost(owner as Site, here.hostname);
+  if (host === here.hostname) return '';
+  const port = isLocalHost(host) && here.port ? `:${here.port}` : '';
+  return `${here.protocol}//${host}${port}`;
 }
 
 function withParams(href: string, params: Record<string, string> | null): string {
@@ -56,10 +68,10 @@ export function resolveLink(link: Link | null | undefined, ctx: LinkContext): Re
   const newTab = link.openInNewTab;
   let resolved: ResolvedLink | null = null;
   if (link.page) {
-    const owner = link.page.siteId && link.page.siteId !== ctx.site.id
-      ? ctx.sites?.find((s) => s.id === link.page!.siteId) ?? ctx.site
-      : ctx.site;
-    resolved = { kind: 'internal', href: localizedPath(owner, ctx.locale, link.page.path), newTab };
+    const other = link.page.siteId && link.page.siteId !== ctx.site.id ? ctx.sites?.find((s) => s.id === link.page!.siteId) : undefined;
+    const owner = other ?? ctx.site;
+    const origin = originFor(other, ctx.here);
+    resolved = { kind: origin ? 'external' : 'internal', href: `${origin}${localizedPath(owner, ctx.locale, link.page.path)}`, newTab };
   } else if (link.path) {
     resolved = fromTarget(link.path, newTab, ctx);
   } else if (link.url) {

@@ -32,7 +32,14 @@ export function resolveSite(sites: Site[], hostHeader: string, firstSegment: str
     (d) => isSuffix(host, d.host) && !d.slug,
   ];
   for (const [i, step] of steps.entries()) {
-    const site = sites.find((s) => s.domains.some(step));
+    // Among suffix matches the most specific domain wins (events.komax.example over komax.example).
+    let site: Site | undefined;
+    let best = -1;
+    for (const s of sites) {
+      for (const d of s.domains) {
+        if (step(d) && d.host.length > best) { site = s; best = d.host.length; }
+      }
+    }
     if (site) return { site, bySlug: i === 0 || i === 2 };
   }
   const main = sites.find((s) => s.isMain && !s.slug);
