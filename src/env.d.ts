@@ -6,6 +6,8 @@ interface ImportMetaEnv {
 
 declare namespace App {
   interface Locals {
+    /** System data (countries, languages, sites), set by src/middleware.ts for every request. */
+    system?: import('./site/types.ts').SystemData;
     /** Set by src/middleware.ts for every site page. */
     request?: import('./site/request.ts').RequestContext;
     /** True when the request resolved to no site page (rendered as the 404 page). */
@@ -13,6 +15,8 @@ declare namespace App {
     uiLanguage?: import('./i18n/index.ts').UiLanguage;
     t?: import('i18next').TFunction;
     loaders?: import('./models/content-page.ts').Loaders;
+    /** The site search, opened by src/server before it listens. */
+    search?: import('./lib/search/index.ts').ServerSearchBackend;
     /** The release the server currently serves (given by src/server to on-demand renders). */
     releaseId?: string;
     /** Given by scripts/prerender.ts: the records to render from, so rendering does no I/O. */

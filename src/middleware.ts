@@ -37,6 +37,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const nextReleaseParam = url.searchParams.get('nextRelease');
   if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
   else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
+  locals.system = system;
   if (resolution.kind === 'pass') return next();
   if (resolution.kind === 'redirect') {
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });

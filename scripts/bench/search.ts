@@ -391,11 +391,11 @@ async function main() {
       return r.total;
     });
 
-    const line = (label: string, value: string) => console.log(`| ${label.padEnd(34)} | ${value.padEnd(44)} |`);
+    const line = (label: string, value: string) => console.log(`| ${label.padEnd(34)} | ${value.padEnd(72)} |`);
     const pp = (m: Map<string, number[]>, k: string) => `${ms(percentile(m.get(k)!, 50))} / ${ms(percentile(m.get(k)!, 95))}`;
     console.log(`\nSite search benchmark (embedded MiniSearch), Node ${process.version}, seed ${SEED}\n`);
     line('metric', 'value');
-    console.log(`|${'-'.repeat(36)}|${'-'.repeat(46)}|`);
+    console.log(`|${'-'.repeat(36)}|${'-'.repeat(74)}|`);
     line('corpus', `${DOCS.toLocaleString('en')} pages, ${mb(rawBytes)} text, ${manifest.indexes.length} indexes (generated in ${genSeconds.toFixed(1)} s)`);
     line('build time', `${buildSeconds.toFixed(1)} s`);
     line('index size (sum of files)', `${bytes.toLocaleString('en')} bytes (${mb(bytes)}); largest ${largest.key} ${mb(largest.bytes)}`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sirv from 'sirv';
 import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
 import { normalizeHost, StaticSite } from './static-site.ts';
+import { createImageCache } from './image-cache.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -11,6 +12,8 @@ export interface AppServerOptions {
   distDir: string;
   /** The Astro handler from the built entry (node adapter, middleware mode). */
   astroHandler: NodeHandler;
+  /** What every on-demand render gets in `Astro.locals` besides the release id (e.g. the search backend). */
+  locals?: Record<string, unknown>;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -26,6 +29,7 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
  */
 export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
+  const images = createImageCache(opts.distDir);
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
     etag: true,
@@ -71,7 +75,7 @@ export function createAppHandler(opts: AppServerOptions) {
         res.statusCode = err ? 500 : 404;
         res.end();
       }
-    }, { releaseId: site.latest(host)?.id ?? '' });
+    }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
   };
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -91,6 +95,7 @@ export function createAppHandler(opts: AppServerOptions) {
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
       return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(normalizeHost(hostHeader))(req, res, () => onDemand(req, res)) : onDemand(req, res)));
     }
+    if (path === '/_image') return images.handle(req, res, `${path}${url.search}`, onDemand);
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();

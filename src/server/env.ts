@@ -7,6 +7,7 @@ const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a w
 /** The server's environment: every variable, its default, and what a malformed value gets told. */
 export const ServerEnvSchema = v.object({
   CONTENT_ENDPOINT: v.optional(Url('CONTENT_ENDPOINT'), 'http://127.0.0.1:4100/graphql'),
+  CATALOGUE_ENDPOINT: v.optional(Url('CATALOGUE_ENDPOINT'), 'http://127.0.0.1:4101/graphql'),
   CONTENT_LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `CONTENT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'warn'),
   HOST: v.optional(v.string(), '127.0.0.1'),
   PORT: v.optional(Port, '4321'),
@@ -15,6 +16,10 @@ export const ServerEnvSchema = v.object({
   COOKIE_CONSENT_SCRIPT_URL: v.optional(Url('COOKIE_CONSENT_SCRIPT_URL')),
   COOKIE_CONSENT_ID: v.optional(v.string()),
   MONITORING_SCRIPT_URL: v.optional(Url('MONITORING_SCRIPT_URL')),
+  SEARCH_ENGINE: v.optional(v.picklist(['embedded', 'opensearch'], 'SEARCH_ENGINE must be embedded or opensearch'), 'embedded'),
+  OPENSEARCH_URL: v.optional(Url('OPENSEARCH_URL')),
+  OPENSEARCH_INDEX_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'OPENSEARCH_INDEX_PREFIX must be lowercase letters, digits, - or _'))),
+  SEARCH_INDEX_DIR: v.optional(v.string()),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
 import { EnvError, parseServerEnv } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
+import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,8 +23,16 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
   process.env.NODE_ENV = 'production';
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
-  const revalidation = createRevalidation({ distDir, env });
-  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route });
+  // The search index is loaded before the server listens; without one (first start, engine down)
+  // the server still starts and search answers 503 until a prerender publishes an index.
+  const search = createSearchBackend(searchConfigFromEnv(opts.env ?? process.env, distDir));
+  try {
+    await search.open();
+  } catch (err) {
+    console.warn(`[search] not ready: ${(err as Error).message}`);
+  }
+  const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
+  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search } });
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       console.error('[server]', err);

@@ -42,7 +42,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * unchanged), or for everything, and answers with what it did. Runs never overlap; a request
  * that arrives during a run waits for the next one.
  */
-export function createRevalidation(opts: { distDir: string; env: ServerEnv }) {
+export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPublished?: () => Promise<void> }) {
   let running: Promise<PrerenderResult> | null = null;
   let queued: { force: RevalidateRequest; promise: Promise<PrerenderResult> } | null = null;
   const workers = new Set<Worker>();
@@ -115,6 +115,9 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv }) {
     }
     try {
       const result = await schedule(parsed.output);
+      if (result.releaseId && opts.onPublished) {
+        await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
+      }
       console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {

@@ -15,6 +15,7 @@ export const ICON_PATHS = {
   check: 'M5 12l5 5L20 7',
   alert: 'M12 8v5m0 3h.01M10.3 3.9L2.5 17.5A2 2 0 004.2 20.5h15.6a2 2 0 001.7-3L13.7 3.9a2 2 0 00-3.4 0z',
   mail: 'M4 6h16v12H4zM4 7l8 6 8-6',
+  search: 'M11 4a7 7 0 100 14 7 7 0 000-14zm10 17l-5.2-5.2',
 } as const;
 
 export type IconName = keyof typeof ICON_PATHS;

@@ -114,6 +114,13 @@ describe.each(engines)('search contract: %s', (_name, start) => {
     expect(r2.records[0]?.description).toContain('<mark>');
   });
 
+  it('completes the last word of a search sent while typing', async () => {
+    // 4 letters short of "vollautomat", out of typo reach: found as a prefix.
+    const r = await b.search({ localeCode: 'de', siteSlug: '', query: 'Vollaut' });
+    expect(r.records.map((x) => x.url)).toEqual(['/de/loesungen/kabelbaum']);
+    expect(r.records[0]?.description).toContain('<mark>Vollautomatische</mark>');
+  });
+
   it('escapes HTML around the marks', async () => {
     const r = await b.search({ localeCode: 'de', siteSlug: '', query: 'Sicherheit' });
     const rec = r.records.find((x) => x.url === '/de/sicherheit');

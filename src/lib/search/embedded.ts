@@ -9,7 +9,8 @@
  *
  * Matching, the same in both engines:
  *  - search: every analyzed query word (AND); when nothing matches, again with typo tolerance
- *    (1 edit from 4 letters, 2 from 8); when still nothing and there are several words, any word (OR).
+ *    (1 edit from 4 letters, 2 from 8; the last word also as a prefix from 4 letters); when still
+ *    nothing and there are several words, any word (OR).
  *  - suggest (from 2 characters): the last word as a prefix, the others whole (AND), over titles;
  *    when nothing matches, again with typo tolerance. At most PAGE_SIZE records.
  */
@@ -183,11 +184,21 @@ interface QueryWord {
   alternatives: string[];
 }
 
-/** A MiniSearch query tree: the words combined with `combineWith`, each word OR its typo stems. */
+/** Shortest last word completed as a prefix when nothing matched ("kabelverarb" → "kabelverarbeitung"). */
+const MIN_SEARCH_PREFIX = 4;
+
+/**
+ * The typo-tolerant MiniSearch query tree: the words combined with `combineWith`, each word OR its
+ * typo stems; the last word (from 4 letters) also as a prefix, for a search sent while typing.
+ */
 function typoQuery(words: QueryWord[], combineWith: 'AND' | 'OR'): Query {
   return {
     combineWith,
-    queries: words.map((w) => (w.alternatives.length ? { combineWith: 'OR', queries: [w.term, ...w.alternatives] } : w.term)),
+    queries: words.map((w, i) => ({
+      combineWith: 'OR',
+      queries: [w.term, ...w.alternatives],
+      prefix: i === words.length - 1 ? (t: string) => t.length >= MIN_SEARCH_PREFIX : false,
+    })),
   };
 }
 

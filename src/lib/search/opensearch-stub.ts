@@ -1,7 +1,8 @@
 /**
  * TEST HELPER (not for production): a loopback HTTP server that answers the OpenSearch calls
  * OpenSearchBackend makes — cluster health, index create/delete/refresh, `_bulk`, `_alias`,
- * `_aliases`, and `_search` with a `match` on `text` (operator, fuzziness), `bool_prefix`
+ * `_aliases`, and `_search` with `match` on `text`/`text.plain` (operator, fuzziness),
+ * `match_bool_prefix` on `text.plain`, `bool_prefix`
  * multi_match on the title's search-as-you-type fields, term/exists/bool filters, from/size and
  * highlighting (pre/post tags, `encoder: 'html'`, fragment_size, no_match_size, highlight_query) —
  * well enough for the contract suite, by delegating to a tiny in-memory engine that reuses
@@ -233,6 +234,11 @@ export class MemoryOpenSearch {
       return this.match(field, opts, source, language);
     }
     if (type === 'multi_match' && spec.type === 'bool_prefix') return this.boolPrefix(spec, source, language);
+    if (type === 'match_bool_prefix') {
+      const [field, opts] = Object.entries(spec)[0] as [string, Json];
+      if (field !== 'text.plain') throw unsupported(`match_bool_prefix on ${field}`);
+      return this.plainPrefix(opts, source, language);
+    }
     throw unsupported(`query ${type}${spec.type ? ` (${String(spec.type)})` : ''}`);
   }
 
@@ -270,6 +276,30 @@ export class MemoryOpenSearch {
     const operator = String(opts.operator ?? 'or').toLowerCase();
     if (operator === 'and' ? hits < queryTerms.length : hits === 0) return null;
     return { score: score * ((opts.boost as number | undefined) ?? 1), matched };
+  }
+
+  /** match_bool_prefix on `text.plain`: whole words (fuzzy as asked), the last one a prefix. */
+  private plainPrefix(opts: Json, source: Source, language: Language): { score: number; matched: Set<string> } | null {
+    const words = prefixTerms(String(opts.query ?? ''), language);
+    if (!words.length) return null;
+    const doc = new Set(prefixTerms(this.fieldText('text', source), language));
+    const matched = new Set<string>();
+    let hits = 0;
+    words.forEach((w, i) => {
+      const last = i === words.length - 1;
+      const max = edits(opts.fuzziness, w);
+      let hit = false;
+      for (const t of doc) {
+        if (t === w || (last && t.startsWith(w)) || (max > 0 && levenshtein(w, t, max) <= max)) {
+          matched.add(`plain:${t}`);
+          hit = true;
+        }
+      }
+      if (hit) hits++;
+    });
+    const and = String(opts.operator ?? 'or').toLowerCase() === 'and';
+    if (and ? hits < words.length : hits === 0) return null;
+    return { score: hits * 0.3, matched };
   }
 
   private boolPrefix(spec: Json, source: Source, language: Language): { score: number; matched: Set<string> } | null {

@@ -12,7 +12,8 @@
  *
  * Matching follows the embedded engine: all words (AND) over title, description and body (copied
  * into one `text` field), title and description boosted; with no hit, again with typo tolerance
- * (`AUTO:4,8`, the embedded engine's edit limits); then any word (OR). Highlighting asks for
+ * (`AUTO:4,8`, the embedded engine's edit limits, also on unstemmed words; the last word also as a
+ * prefix from 4 letters); then any word (OR). Highlighting asks for
  * `<mark>` with `encoder: 'html'` (OpenSearch does not escape otherwise) and the fragments are
  * sanitized again before they leave.
  */
@@ -140,9 +141,11 @@ function countryFilter(country: string | undefined): unknown[] {
 /** The body of a search request (exported for the stub's tests and for reading). */
 export function searchBody(n: NormalizedQuery, mode: { operator: 'and' | 'or'; fuzzy: boolean }): Record<string, unknown> {
   const match = { query: n.query, operator: mode.operator, ...(mode.fuzzy ? { fuzziness: FUZZINESS } : {}) };
-  const must = mode.fuzzy
-    ? { bool: { should: [{ match: { text: match } }, { match: { 'text.plain': match } }], minimum_should_match: 1 } }
-    : { match: { text: match } };
+  const should: unknown[] = [{ match: { text: match } }, { match: { 'text.plain': match } }];
+  // The last word completed as a prefix from 4 letters, as in the embedded engine.
+  const lastWord = n.query.split(/\s+/).at(-1) ?? '';
+  if (mode.fuzzy && [...lastWord].length >= 4) should.push({ match_bool_prefix: { 'text.plain': { ...match } } });
+  const must = mode.fuzzy ? { bool: { should, minimum_should_match: 1 } } : { match: { text: match } };
   const fields: Record<string, unknown> = { description: HIGHLIGHT_FIELD, body: HIGHLIGHT_FIELD };
   if (mode.fuzzy) Object.assign(fields, { 'description.plain': HIGHLIGHT_FIELD, 'body.plain': HIGHLIGHT_FIELD });
   return {

@@ -25,6 +25,7 @@ export interface PlannedRoute {
   updatedAt: string;
   keys: string[];
   search?: SearchText;
+  inSitemap: boolean;
 }
 
 export interface Collected {
@@ -95,7 +96,7 @@ export async function collect(config: ContentConfig, opts: { mode: HostMode; por
           routes.push({
             host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,
             model: r.model, recordHashes: [...chromeHashes, ...r.recordHashes],
-            languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search,
+            languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search, inSitemap: r.inSitemap !== false,
           });
         }
       }

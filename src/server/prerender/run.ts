@@ -9,6 +9,7 @@ import { collect, type HostMode, type PlannedRoute } from './collect.ts';
 import { diffRoutes, routeFingerprint } from './fingerprint.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
 import { renderAll } from './render-pool.ts';
+import { publishSearchDocuments, searchConfigFromEnv, searchSiteKey, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
 
 export interface PrerenderOptions {
@@ -162,11 +163,19 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   }
 
   if (changed) {
+    // The search index is built from the text of every published route (rendered or kept).
+    const docs: SearchDocument[] = [];
+    for (const r of collected.routes) {
+      if (!r.search || !rules.get(r.host)?.[r.path]) continue;
+      const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+      docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
+    }
+    await publishSearchDocuments(docs, searchConfigFromEnv(process.env, opts.distDir));
     for (const plan of plans) {
       const origin = collected.hosts.get(plan.host)!;
       const hostRules = rules.get(plan.host)!;
       const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
-      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path]).map((r) => {
+      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
         const site = collected.system.sites.find((s) => s.id === r.siteId)!;
         return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates: alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin) };
       });

@@ -3,6 +3,7 @@ import type { ChromeModel } from '../../models/content-page.ts';
 import type { PageModelBase, SearchText } from '../../models/page-model.ts';
 import type { Country, Locale, Site, SystemData } from '../../site/types.ts';
 import { contentPageSource } from './content-source.ts';
+import { searchPageSource } from './search-page-source.ts';
 
 /** What a route source gets for one site × locale. */
 export interface RouteSourceContext {
@@ -34,6 +35,8 @@ export interface SourcedRoute {
   keys: string[];
   /** Text for the site search; omit for pages that must not be searchable. */
   search?: SearchText;
+  /** False for pages that are not indexed by search engines (e.g. the search page). */
+  inSitemap?: boolean;
 }
 
 export interface RouteSource {
@@ -51,4 +54,4 @@ export interface SourceConfig {
  * The static route sources, in order. Features add theirs here (catalogue, stories, media
  * releases …); each must list only public, published, unprotected records.
  */
-export const ROUTE_SOURCES: RouteSource[] = [contentPageSource];
+export const ROUTE_SOURCES: RouteSource[] = [contentPageSource, searchPageSource];

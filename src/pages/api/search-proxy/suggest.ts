@@ -1,0 +1,4 @@
+import type { APIRoute } from 'astro';
+import { handleSearch } from '../../../features/search/api.ts';
+
+export const POST: APIRoute = (context) => handleSearch('suggest', context);
