@@ -15,9 +15,11 @@ describe('defaults', () => {
   it('fill in every variable that is not set', () => {
     expect(parseServerEnv({})).toEqual({
       CONTENT_ENDPOINT: 'http://127.0.0.1:4100/graphql',
+      CATALOGUE_ENDPOINT: 'http://127.0.0.1:4101/graphql',
       CONTENT_LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: 4321,
+      SEARCH_ENGINE: 'embedded',
     });
   });
 

@@ -25,7 +25,8 @@ export interface LatestBuild {
 /** Where the static tree of a host lives. Host names are lowercased, the port dropped. */
 export function hostDir(root: string, hostHeader: string): string | null {
   const host = hostHeader.toLowerCase().replace(/:\d+$/, '');
-  if (!/^[a-z0-9.-]+$/.test(host) || host.includes('..')) return null;
+  // Labels of letters, digits and dashes only: no '.', '..' or empty labels that would leave the root.
+  if (!/^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/.test(host)) return null;
   return join(root, host);
 }
 
@@ -44,7 +45,8 @@ export class StaticSite {
   }
 
   /** Reads `builds/latest.json` and its meta for a host (again when the id changed). */
-  load(host: string): { latest: LatestBuild; meta: BuildMeta } | null {
+  load(hostHeader: string): { latest: LatestBuild; meta: BuildMeta } | null {
+    const host = normalizeHost(hostHeader);
     const known = this.hosts.get(host);
     if (known && performance.now() - known.checkedAt < this.recheckMs) return known;
     const dir = hostDir(this.root, host);
