@@ -19,7 +19,7 @@ export interface AppServerOptions {
 }
 
 /** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'cache', 'nextRelease'];
+const DYNAMIC_PARAMS = ['direct', 'cache', 'nextRelease', 'category', 'page'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
 
 /**

@@ -5,7 +5,7 @@ test.describe('site search', () => {
     await page.goto('/de/search?q=Maschinen');
     const results = page.getByRole('list').filter({ has: page.locator('.search-result') });
     await expect(results.getByRole('listitem').first()).toBeVisible();
-    await expect(results.locator('mark').first()).toHaveText(/maschinen/i);
+    await expect(results.locator('mark').first()).toHaveText(/maschine/i);
     await expect(results.getByRole('link').first()).toHaveAttribute('href', /^\/de\//);
     const firstPage = await results.getByRole('link').allTextContents();
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -18,7 +18,7 @@ test.describe('site search', () => {
 
   test('a one-letter typo still finds the word', async ({ page }) => {
     await page.goto('/de/search?q=Maschnen');
-    await expect(page.locator('.search-result mark').first()).toHaveText(/maschinen/i);
+    await expect(page.locator('.search-result mark').first()).toHaveText(/maschine/i);
   });
 
   test('suggestions appear from the second character and can be chosen with the keyboard', async ({ page, consoleErrors }) => {

@@ -1,8 +1,13 @@
+/** Dispatched on `document` when the news feed panel opens (its island may hydrate later and then checks `dialog.open`). */
+export const NEWS_FEED_OPEN_EVENT = 'news-feed:open';
+
 /** Handlers for `action:` links. Only the news feed exists; any other action logs a warning. */
 export const ACTIONS: Record<string, () => void> = {
   'news-feed': () => {
     const dialog = document.getElementById('news-feed') as HTMLDialogElement | null;
-    dialog?.showModal();
+    if (!dialog || dialog.open) return;
+    dialog.showModal();
+    document.dispatchEvent(new CustomEvent(NEWS_FEED_OPEN_EVENT));
   },
 };
 

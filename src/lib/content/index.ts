@@ -11,6 +11,7 @@ import type { Page, SystemRedirect } from './types.ts';
 export type { ContentConfig, ContentContext, Stage } from './client.ts';
 export type { ContentModule, Page, SystemRedirect } from './types.ts';
 export { ContentError } from './errors.ts';
+export * from './editorial.ts';
 
 const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
 

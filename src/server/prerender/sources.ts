@@ -4,6 +4,7 @@ import type { PageModelBase, SearchText } from '../../models/page-model.ts';
 import type { Country, Locale, Site, SystemData } from '../../site/types.ts';
 import { contentPageSource } from './content-source.ts';
 import { searchPageSource } from './search-page-source.ts';
+import { editorialSource } from './editorial-source.ts';
 
 /** What a route source gets for one site × locale. */
 export interface RouteSourceContext {
@@ -54,4 +55,4 @@ export interface SourceConfig {
  * The static route sources, in order. Features add theirs here (catalogue, stories, media
  * releases …); each must list only public, published, unprotected records.
  */
-export const ROUTE_SOURCES: RouteSource[] = [contentPageSource, searchPageSource];
+export const ROUTE_SOURCES: RouteSource[] = [contentPageSource, searchPageSource, editorialSource];

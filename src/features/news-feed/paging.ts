@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import type { NewsFeedEntry, NewsFeedResponse } from './types.ts';
+
+/** The loaded part of the news feed. */
+export interface FeedPages {
+  items: NewsFeedEntry[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export const EMPTY_FEED: FeedPages = { items: [], hasNextPage: false, endCursor: null };
+
+/**
+ * Adds the next page; an item already shown (the feed moved while paging) is not shown twice.
+ * An empty page ends the feed even if the server still claimed more.
+ */
+export function appendPage(state: FeedPages, page: NewsFeedResponse): FeedPages {
+  const seen = new Set(state.items.map((i) => i.id));
+  const fresh = page.items.filter((i) => !seen.has(i.id));
+  return {
+    items: [...state.items, ...fresh],
+    hasNextPage: page.hasNextPage && page.items.length > 0,
+    endCursor: page.endCursor ?? state.endCursor,
+  };
+}
+
+/**
+ * The API URL of a page: the first without `after`, the next ones after the last endCursor.
+ * @example newsFeedUrl('de-ch', 'Y3gx') // '/api/news-feed?lang=de-ch&after=Y3gx'
+ */
+export function newsFeedUrl(locale: string, after: string | null): string {
+  const params = new URLSearchParams({ lang: locale });
+  if (after) params.set('after', after);
+  return `/api/news-feed?${params.toString()}`;
+}
+
+const str = v.string();
+const EntrySchema = v.object({
+  id: str,
+  title: str,
+  text: str,
+  publicationDate: str,
+  image: v.nullable(v.object({ url: str, alt: str })),
+  link: v.nullable(v.object({ href: str, text: str, external: v.boolean(), newTab: v.boolean() })),
+});
+export const NewsFeedResponseSchema = v.object({ items: v.array(EntrySchema), hasNextPage: v.boolean(), endCursor: v.nullable(str) });

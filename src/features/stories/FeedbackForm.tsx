@@ -1,0 +1,142 @@
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
+import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
+import { FEEDBACK_FIELDS, FEEDBACK_MAX_LENGTH, validateFeedback, type FeedbackErrors, type FeedbackField, type FeedbackValues } from './feedback-schema.ts';
+import { sendFeedback } from './feedback-client.ts';
+import { useMounted } from '../news-feed/use-mounted.ts';
+
+export interface FeedbackStrings {
+  firstName: string;
+  lastName: string;
+  company: string;
+  country: string;
+  countryPlaceholder: string;
+  message: string;
+  allRequired: string;
+  submit: string;
+  sending: string;
+  success: string;
+  failure: string;
+  successType: string;
+  errorType: string;
+  dismiss: string;
+  /** Translated validation messages by i18n key; `feedback.tooLong` carries a `{max}` placeholder. */
+  messages: Record<string, string>;
+}
+
+interface Props {
+  storySlug: string;
+  /** Locale code of the page, so the server answers in the same language. */
+  locale: string;
+  countries: { code: string; name: string }[];
+  strings: FeedbackStrings;
+}
+
+type Status = 'editing' | 'sending' | 'sent' | 'failed';
+const EMPTY: FeedbackValues = { firstName: '', lastName: '', company: '', country: '', message: '' };
+
+/** The feedback form under a story: checked here with the server's valibot schema, then sent to POST /api/story-feedback. */
+export function FeedbackForm({ storySlug, locale, countries, strings }: Props) {
+  const id = useId();
+  const [values, setValues] = useState<FeedbackValues>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<FeedbackField, string>>>({});
+  const [status, setStatus] = useState<Status>('editing');
+  const [attempted, setAttempted] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Sending needs this island: until it has hydrated the button stays disabled (no native submit).
+  const ready = useMounted();
+  const codes = countries.map((c) => c.code);
+
+  const messageOf = (errs: FeedbackErrors) => Object.fromEntries(Object.entries(errs).map(([f, issue]) => [
+    f, (strings.messages[issue.key] ?? issue.key).replace('{max}', String(issue.params?.max ?? '')),
+  ])) as Partial<Record<FeedbackField, string>>;
+
+  const focusFirstInvalid = (fields: Partial<Record<FeedbackField, string>>) => {
+    const first = FEEDBACK_FIELDS.find((f) => fields[f]);
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+  };
+
+  const update = (field: FeedbackField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (attempted) {
+      const checked = validateFeedback(next, codes);
+      setErrors(checked.ok ? {} : messageOf(checked.errors));
+    }
+  };
+
+  const onSubmit = async (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setAttempted(true);
+    const checked = validateFeedback(values, codes);
+    if (!checked.ok) {
+      const fields = messageOf(checked.errors);
+      setErrors(fields);
+      focusFirstInvalid(fields);
+      return;
+    }
+    setErrors({});
+    setStatus('sending');
+    const result = await sendFeedback({ lang: locale, storySlug, ...checked.value });
+    if (result.kind === 'sent') setStatus('sent');
+    else if (result.kind === 'invalid') {
+      setErrors(result.fields);
+      setStatus('editing');
+      focusFirstInvalid(result.fields);
+    } else setStatus('failed');
+  };
+
+  if (status === 'sent') {
+    return <FlashMessage type="success" static message={strings.success} typeLabel={strings.successType} dismissLabel={strings.dismiss} />;
+  }
+
+  const field = (name: FeedbackField) => ({
+    id: `${id}-${name}`,
+    name,
+    value: values[name],
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+    'aria-required': true,
+  });
+  const error = (name: FeedbackField) => errors[name] && <p className="field__error" id={`${id}-${name}-error`}>{errors[name]}</p>;
+
+  return (
+    <form ref={formRef} className="feedback-form" noValidate onSubmit={(e) => void onSubmit(e)}>
+      <p className="feedback-form__hint">{strings.allRequired}</p>
+      {status === 'failed' && <FlashMessage type="error" message={strings.failure} typeLabel={strings.errorType} dismissLabel={strings.dismiss} onHide={() => setStatus('editing')} />}
+      <div className="feedback-form__row">
+        <div className="field">
+          <label htmlFor={`${id}-firstName`}>{strings.firstName}</label>
+          <input {...field('firstName')} type="text" autoComplete="given-name" maxLength={FEEDBACK_MAX_LENGTH.firstName} onChange={(e) => update('firstName', e.target.value)} />
+          {error('firstName')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-lastName`}>{strings.lastName}</label>
+          <input {...field('lastName')} type="text" autoComplete="family-name" maxLength={FEEDBACK_MAX_LENGTH.lastName} onChange={(e) => update('lastName', e.target.value)} />
+          {error('lastName')}
+        </div>
+      </div>
+      <div className="feedback-form__row">
+        <div className="field">
+          <label htmlFor={`${id}-company`}>{strings.company}</label>
+          <input {...field('company')} type="text" autoComplete="organization" maxLength={FEEDBACK_MAX_LENGTH.company} onChange={(e) => update('company', e.target.value)} />
+          {error('company')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-country`}>{strings.country}</label>
+          <select {...field('country')} autoComplete="country" onChange={(e) => update('country', e.target.value)}>
+            <option value="">{strings.countryPlaceholder}</option>
+            {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          </select>
+          {error('country')}
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-message`}>{strings.message}</label>
+        <textarea {...field('message')} rows={6} onChange={(e) => update('message', e.target.value)} />
+        {error('message')}
+      </div>
+      <LoadingButton type="submit" disabled={!ready} loading={status === 'sending'} loadingLabel={strings.sending}>{strings.submit}</LoadingButton>
+    </form>
+  );
+}
