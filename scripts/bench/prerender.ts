@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfNeeded } from '../build-if-needed.ts';
 import { startContentHub } from '../../emulators/content-hub/server.ts';
+import { startCatalogue } from '../../emulators/catalogue/server.ts';
 import { prerender } from '../../src/server/prerender/run.ts';
 import { collect } from '../../src/server/prerender/collect.ts';
 
@@ -34,6 +35,8 @@ const pagesFile = join(dataDir, 'pages.json');
 const pages = JSON.parse(readFileSync(pagesFile, 'utf8')) as { id: string; site: string | null; slug: string; parent: string | null; content: Record<string, unknown> }[];
 const template = pages.find((p) => p.site === 'site-main' && p.parent && Object.keys(p.content).length === 3)!;
 
+const catalogue = await startCatalogue({ port: HUB_PORT - 2, dataDir: join(root, 'emulators/data/catalogue'), quiet: true });
+process.env.CATALOGUE_ENDPOINT = catalogue.url;
 // Count the demo routes on a throwaway hub (its own port, so no pooled connection outlives it).
 const probe = await startContentHub({ port: HUB_PORT + 1, dataDir, quiet: true });
 const demo = await collect({ endpoint: probe.url, logLevel: 'error' }, { mode: 'local', port: PORT });
@@ -118,6 +121,8 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
 
 hub.server.closeAllConnections();
 hub.server.close();
+catalogue.server.closeAllConnections();
+catalogue.server.close();
 
 const ours = full.rendered / full.seconds;
 const rows: [string, string][] = [

@@ -8,7 +8,7 @@ test.describe('site search', () => {
     await expect(results.locator('mark').first()).toHaveText(/maschine/i);
     await expect(results.getByRole('link').first()).toHaveAttribute('href', /^\/de\//);
     const firstPage = await results.getByRole('link').allTextContents();
-    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByRole('button', { name: 'Nächste Seite' }).click();
     await expect(page).toHaveURL(/page=2/);
     await expect(results.getByRole('link').first()).not.toHaveText(firstPage[0]!);
     await page.goBack();

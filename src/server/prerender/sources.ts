@@ -5,6 +5,7 @@ import type { Country, Locale, Site, SystemData } from '../../site/types.ts';
 import { contentPageSource } from './content-source.ts';
 import { searchPageSource } from './search-page-source.ts';
 import { editorialSource } from './editorial-source.ts';
+import { catalogueSource } from './catalogue-source.ts';
 
 /** What a route source gets for one site × locale. */
 export interface RouteSourceContext {
@@ -55,4 +56,4 @@ export interface SourceConfig {
  * The static route sources, in order. Features add theirs here (catalogue, stories, media
  * releases …); each must list only public, published, unprotected records.
  */
-export const ROUTE_SOURCES: RouteSource[] = [contentPageSource, searchPageSource, editorialSource];
+export const ROUTE_SOURCES: RouteSource[] = [contentPageSource, searchPageSource, editorialSource, catalogueSource];

@@ -1,0 +1,117 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
+import { Icon } from '../../components/ui/Icon.tsx';
+import { IMAGE_PRESETS } from '../../components/catalogue/image-presets.ts';
+import type { MeasurementSystem } from '../../site/types.ts';
+import { initMeasurement } from '../technical-data/measurement.ts';
+import { useHydrated } from '../technical-data/use-measurement.ts';
+import { fill } from './messages.ts';
+import {
+  $basketView, $lastAdded, dismissNotice, loadBasket, removeClassificationFromBasket, removeFromBasket,
+} from './store.ts';
+
+export interface BasketDrawerMessages {
+  'basket.title': string;
+  'basket.toggle': string;
+  'basket.close': string;
+  'basket.empty': string;
+  'basket.compare': string;
+  'basket.removeItem': string;
+  'basket.removeGroup': string;
+  'basket.added': string;
+  'basket.loading': string;
+  'flash.dismiss': string;
+  'flash.success': string;
+}
+
+interface Props {
+  language: string;
+  prefix: string;
+  rendered: MeasurementSystem;
+  /** The comparison page shows the basket itself: no floating button there. */
+  onComparisonPage?: boolean;
+  messages: BasketDrawerMessages;
+}
+
+/**
+ * The comparison basket on every page of the main site: a floating button with the number of
+ * products (shown once there is one), a drawer with the products by classification, and the
+ * notification after an add.
+ */
+export function BasketDrawer({ language, prefix, rendered, onComparisonPage = false, messages: m }: Props) {
+  const hydrated = useHydrated();
+  const view = useStore($basketView);
+  const lastAdded = useStore($lastAdded);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    initMeasurement(rendered);
+    loadBasket({ language, prefix });
+  }, [language, prefix, rendered]);
+  const groups = hydrated ? view : [];
+  const count = groups.reduce((n, g) => n + g.products.length, 0);
+  useEffect(() => {
+    if (count === 0 && dialog.current?.open) dialog.current.close();
+  }, [count]);
+
+  return (
+    <>
+      {count > 0 && !onComparisonPage && (
+        <button type="button" className="basket-toggle" aria-haspopup="dialog" onClick={() => dialog.current?.showModal()}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d="M4 20V10M10 20V4M16 20v-7M22 20H2" /></svg>
+          <span>{fill(m['basket.toggle'], { count })}</span>
+        </button>
+      )}
+      <dialog ref={dialog} className="basket-drawer" aria-labelledby="basket-drawer-title" onClick={(e) => { if (e.target === dialog.current) dialog.current?.close(); }}>
+        <div className="basket-drawer__head">
+          <h2 id="basket-drawer-title">{m['basket.title']}</h2>
+          <button type="button" className="basket-drawer__close" onClick={() => dialog.current?.close()}>
+            <Icon name="close" /><span className="visually-hidden">{m['basket.close']}</span>
+          </button>
+        </div>
+        {groups.length === 0 ? <p className="basket-drawer__empty">{m['basket.empty']}</p> : (
+          <div className="basket-drawer__groups">
+            {groups.map((g) => (
+              <section key={g.slug} className="basket-group" aria-labelledby={`basket-group-${g.slug}`}>
+                <div className="basket-group__head">
+                  <h3 id={`basket-group-${g.slug}`}>{g.name}</h3>
+                  <button type="button" className="basket-group__remove" onClick={() => removeClassificationFromBasket(g.slug)}>
+                    {fill(m['basket.removeGroup'], { name: g.name })}
+                  </button>
+                </div>
+                <ul className="basket-group__list">
+                  {g.products.map((p) => (
+                    <li key={p.key} className="basket-item" aria-busy={p.loading || undefined}>
+                      {p.imageUrl ? <img src={p.imageUrl} alt="" width={IMAGE_PRESETS.GalleryThumbnail.width} height={IMAGE_PRESETS.GalleryThumbnail.height} loading="lazy" /> : <span className="basket-item__image-placeholder" aria-hidden="true" />}
+                      <div className="basket-item__text">
+                        {p.loading ? <span className="basket-item__loading">{m['basket.loading']}</span> : <a href={p.url}>{p.name}</a>}
+                        {p.variantName && <span className="basket-item__variant">{p.variantName}</span>}
+                      </div>
+                      <button type="button" className="basket-item__remove" onClick={() => removeFromBasket(p.key)}>
+                        <Icon name="close" size={16} /><span className="visually-hidden">{fill(m['basket.removeItem'], { name: p.name ?? p.slug })}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </div>
+        )}
+        {count > 0 && <a className="btn basket-drawer__compare" href={`${prefix}/comparison`}>{m['basket.compare']}</a>}
+      </dialog>
+      {hydrated && lastAdded && (
+        <div className="basket-notice">
+          <FlashMessage
+            key={lastAdded.id}
+            type="success"
+            floating
+            message={fill(m['basket.added'], { name: lastAdded.name })}
+            dismissLabel={m['flash.dismiss']}
+            typeLabel={m['flash.success']}
+            onHide={dismissNotice}
+          />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import type { MeasurementSystem } from '../../site/types.ts';
+import type { Specification, Variant } from '../../lib/catalogue/types.ts';
+import { MeasurementSwitch, type MeasurementSwitchMessages } from './MeasurementSwitch.tsx';
+import { specificationsFor, variantName } from './specifications.ts';
+import { useHydrated, useMeasurement } from './use-measurement.ts';
+
+export interface TechnicalDataMessages extends MeasurementSwitchMessages {
+  'technicalData.title': string;
+  'technicalData.specification': string;
+  'technicalData.value': string;
+  'technicalData.variants': string;
+  'technicalData.none': string;
+}
+
+interface Props {
+  specifications: Specification[];
+  variants: Variant[];
+  /** The system the server rendered: the saved choice, else the country's default. */
+  rendered: MeasurementSystem;
+  headingId: string;
+  messages: TechnicalDataMessages;
+}
+
+function SpecTable({ specs, caption, m }: { specs: Specification[]; caption: string; m: TechnicalDataMessages }) {
+  return (
+    <table className="spec-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead className="visually-hidden">
+        <tr><th scope="col">{m['technicalData.specification']}</th><th scope="col">{m['technicalData.value']}</th></tr>
+      </thead>
+      <tbody>
+        {specs.map((s) => (
+          <tr key={`${s.name}|${s.unit ?? ''}`}>
+            <th scope="row">{s.name}</th>
+            <td>
+              <span className="spec-table__value">{s.value}</span>
+              {s.unit && <> <span className="spec-table__unit">{s.unit}</span></>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Technical data and variants in the visitor's measurement system (spec §5): only that system's
+ * readings, duplicates dropped. Switching re-renders at once, without a reload.
+ */
+export function TechnicalData({ specifications, variants, rendered, headingId, messages: m }: Props) {
+  const system = useMeasurement(rendered);
+  const hydrated = useHydrated();
+  const specs = specificationsFor(specifications, system);
+  return (
+    <div className="technical-data" data-measurement={system}>
+      <MeasurementSwitch value={system} messages={m} name={`${headingId}-system`} disabled={!hydrated} />
+      {specs.length > 0 ? <SpecTable specs={specs} caption={m['technicalData.title']} m={m} /> : <p>{m['technicalData.none']}</p>}
+      {variants.length > 0 && (
+        <div className="technical-data__variants">
+          <h3>{m['technicalData.variants']}</h3>
+          <div className="technical-data__variant-list">
+            {variants.map((v) => {
+              const name = variantName(v, system);
+              const vs = specificationsFor(v.specifications, system);
+              return (
+                <section key={v.id} className="variant-card" aria-label={name}>
+                  <h4 className="variant-card__name">{name}</h4>
+                  {vs.length > 0 && <SpecTable specs={vs} caption={name} m={m} />}
+                </section>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

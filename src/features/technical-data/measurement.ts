@@ -1,0 +1,69 @@
+import { atom } from 'nanostores';
+import type { MeasurementSystem } from '../../site/types.ts';
+
+/** Where the choice lives: a cookie the server reads (middleware) and localStorage. */
+export const MEASUREMENT_COOKIE = 'measurement';
+export const MEASUREMENT_STORAGE_KEY = 'komax.measurement';
+const ONE_YEAR = 60 * 60 * 24 * 365;
+
+/** 'Metric' or 'Imperial' from a stored value; anything else is no choice. */
+export function parseMeasurement(value: string | null | undefined): MeasurementSystem | null {
+  return value === 'Metric' || value === 'Imperial' ? value : null;
+}
+
+/** The visitor's measurement system; starts as what the server rendered, then the saved choice. */
+export const $measurement = atom<MeasurementSystem>('Metric');
+
+function readCookie(name: string): string | undefined {
+  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
+}
+
+function readStorage(): string | null {
+  try {
+    return localStorage.getItem(MEASUREMENT_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function writeChoice(system: MeasurementSystem): void {
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${MEASUREMENT_COOKIE}=${system}; Max-Age=${ONE_YEAR}; Path=/; SameSite=Lax${secure}`;
+  try {
+    localStorage.setItem(MEASUREMENT_STORAGE_KEY, system);
+  } catch {
+    // Storage may be full or blocked: the cookie still carries the choice.
+  }
+}
+
+let initialised = false;
+
+/**
+ * Sets the store from the saved choice (localStorage, else the cookie), else the system the page
+ * was rendered in (the country's default). Keeps the cookie in step with localStorage so the
+ * server renders the same choice. Safe to call from every island.
+ */
+export function initMeasurement(rendered: MeasurementSystem): MeasurementSystem {
+  if (typeof document === 'undefined') return rendered;
+  if (!initialised) {
+    initialised = true;
+    const stored = parseMeasurement(readStorage());
+    const cookie = parseMeasurement(readCookie(MEASUREMENT_COOKIE));
+    const chosen = stored ?? cookie ?? rendered;
+    if (stored && stored !== cookie) writeChoice(stored);
+    $measurement.set(chosen);
+    // Another tab changed the choice.
+    window.addEventListener('storage', (e) => {
+      const next = e.key === MEASUREMENT_STORAGE_KEY ? parseMeasurement(e.newValue) : null;
+      if (next) $measurement.set(next);
+    });
+  }
+  return $measurement.get();
+}
+
+/** Saves the visitor's choice (cookie + localStorage); every island on the page follows at once. */
+export function setMeasurement(system: MeasurementSystem): void {
+  writeChoice(system);
+  $measurement.set(system);
+}
