@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LOG_LEVELS } from '../lib/content/log.ts';
+import { LOG_LEVELS } from '../lib/graphql/log.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));

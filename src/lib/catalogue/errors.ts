@@ -1,13 +1,8 @@
+import { ServiceError } from '../graphql/query.ts';
+
 /** A failed call to the catalogue (PIM) service; keeps the operation, the HTTP status and the cause. */
-export class CatalogueError extends Error {
+export class CatalogueError extends ServiceError {
   override name = 'CatalogueError';
-  readonly operation: string;
-  readonly status: number | undefined;
-  constructor(message: string, opts: { operation: string; status?: number; cause?: unknown }) {
-    super(message, { cause: opts.cause });
-    this.operation = opts.operation;
-    this.status = opts.status;
-  }
 }
 
 /** The spec's text for a product (or service product) the catalogue does not know (spec §8). */

@@ -2,7 +2,7 @@ import { ClientError } from 'graphql-request';
 import * as v from 'valibot';
 import { contentQuery, type ContentContext } from './client.ts';
 import { ContentError } from './errors.ts';
-import { createLogger } from './log.ts';
+import { createLogger } from '../graphql/log.ts';
 import * as q from './editorial-queries.ts';
 import * as s from './editorial-schema.ts';
 import { mapCategory, mapContact, mapMediaRelease, mapMediaReleaseItem, mapNewsFeed, mapStory, mapStoryItem } from './editorial-map.ts';

@@ -2,7 +2,7 @@ import { contentQuery, type ContentContext } from './client.ts';
 import { mapFooter, mapHeader, mapPage, mapSystemData } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
-import { createLogger } from './log.ts';
+import { createLogger } from '../graphql/log.ts';
 import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
 import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
