@@ -1,22 +1,8 @@
-import type { APIRoute } from 'astro';
-import { presetImageUrl } from '../../../components/catalogue/image-url.ts';
-import { basketData, parseCatalogueQuery } from '../../../models/catalogue-api.ts';
-
-const json = (body: unknown, status: number, cache = 'no-store') =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cache } });
+import { basketData } from '../../../models/catalogue-api.ts';
+import { catalogueRoute } from './_route.ts';
 
 /**
  * GET /api/catalogue/basket?language=en&slugs=kappa-310,alpha-550: what the comparison basket
- * shows of each product (name, variants, image, route). Bad input is a 400 with a clear message.
+ * shows of each product (name, variants, image, route).
  */
-export const GET: APIRoute = async ({ url }) => {
-  const q = parseCatalogueQuery(url.searchParams);
-  if (!q.ok) return json({ error: q.message }, 400);
-  try {
-    const products = await basketData(q.value, (src) => presetImageUrl('GalleryThumbnail', src));
-    return json({ products }, 200, 'public, max-age=300');
-  } catch (err) {
-    console.error('[api/catalogue/basket]', (err as Error).message);
-    return json({ error: 'The catalogue is not available right now.' }, 502);
-  }
-};
+export const GET = catalogueRoute('basket', basketData, 'GalleryThumbnail');
