@@ -69,6 +69,11 @@ type Story {
   contentLanguage: String!
 }
 
+type ProductStories {
+  productSlug: String!
+  stories: [StoryListItem!]!
+}
+
 type StoryConnection {
   items: [StoryListItem!]!
   "Number of stories matching the filter (all pages)."
@@ -151,6 +156,8 @@ extend type Query {
   storiesByContact(slug: String!): [StoryListItem!]!
   "Newest stories about a product (by catalogue product slug)."
   relatedStories(productSlug: String!, first: Int = 3): [StoryListItem!]!
+  "Newest stories about each of many products at once (for bulk builds); products without stories are left out."
+  relatedStoriesByProducts(productSlugs: [String!]!, first: Int = 3): [ProductStories!]!
   "Media releases, newest first."
   mediaReleases(first: Int = 20, skip: Int = 0): MediaReleaseConnection!
   mediaRelease(slug: String!): MediaRelease
@@ -515,6 +522,14 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
             const c = d.contacts.find((x) => x.slug === a.slug);
             if (!c) return [];
             return d.stories.filter((s) => (s.contacts ?? []).includes(c.id)).map((s) => storyItem(s, ctx.locales));
+          },
+          relatedStoriesByProducts: (_: unknown, a: { productSlugs: string[]; first: number }, ctx: Ctx) => {
+            checkRange('first', a.first, 0, MAX_PAGE_SIZE);
+            const stories = data().stories;
+            return [...new Set(a.productSlugs)].map((productSlug) => ({
+              productSlug,
+              stories: stories.filter((s) => (s.productSlugs ?? []).includes(productSlug)).slice(0, a.first).map((s) => storyItem(s, ctx.locales)),
+            })).filter((p) => p.stories.length > 0);
           },
           relatedStories: (_: unknown, a: { productSlug: string; first: number }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);

@@ -1,5 +1,14 @@
-import { getRelatedStories, type ContentContext } from '../lib/content/index.ts';
+import { getRelatedStories, getRelatedStoriesByProducts, type ContentContext } from '../lib/content/index.ts';
+import type { StoryListItem } from '../lib/content/editorial-types.ts';
 import type { RelatedStory } from './catalogue.ts';
+
+const toTeaser = (s: StoryListItem): RelatedStory => ({
+  slug: s.slug,
+  title: s.title,
+  leadText: s.leadText ?? null,
+  imageUrl: s.teaserImage?.url ?? null,
+  route: `/stories/${s.slug}`,
+});
 
 /**
  * Stories from the content hub that mention a product, as teasers for its page. Not critical:
@@ -7,16 +16,20 @@ import type { RelatedStory } from './catalogue.ts';
  */
 export async function relatedStoriesFor(content: ContentContext, productSlug: string): Promise<RelatedStory[]> {
   try {
-    const stories = await getRelatedStories(content, productSlug, 3);
-    return stories.map((s) => ({
-      slug: s.slug,
-      title: s.title,
-      leadText: s.leadText ?? null,
-      imageUrl: s.teaserImage?.url ?? null,
-      route: `/stories/${s.slug}`,
-    }));
+    return (await getRelatedStories(content, productSlug, 3)).map(toTeaser);
   } catch (err) {
     console.warn(`[catalogue] related stories of ${productSlug}: ${(err as Error).message}`);
     return [];
+  }
+}
+
+/** The same for every product of a build at once (one call per language instead of one per product). */
+export async function relatedStoriesForAll(content: ContentContext, productSlugs: string[]): Promise<Map<string, RelatedStory[]>> {
+  try {
+    const bySlug = await getRelatedStoriesByProducts(content, productSlugs, 3);
+    return new Map([...bySlug].map(([slug, stories]) => [slug, stories.map(toTeaser)]));
+  } catch (err) {
+    console.warn(`[catalogue] related stories: ${(err as Error).message}`);
+    return new Map();
   }
 }

@@ -92,6 +92,13 @@ export const RELATED_STORIES = /* GraphQL */ `
   }
 `;
 
+export const RELATED_STORIES_BY_PRODUCTS = /* GraphQL */ `
+  ${STORY_ITEM}
+  query RelatedStoriesByProducts($productSlugs: [String!]!, $first: Int!) {
+    relatedStoriesByProducts(productSlugs: $productSlugs, first: $first) { productSlug stories { ...StoryListItemFields } }
+  }
+`;
+
 export const MEDIA_RELEASES = /* GraphQL */ `
   ${MEDIA_RELEASE_ITEM}
   query MediaReleases($first: Int!, $skip: Int!) {

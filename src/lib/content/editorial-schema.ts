@@ -79,6 +79,9 @@ export const StoryContactsSchema = v.object({ storyContacts: v.array(RawContactS
 export const StoryContactSchema = v.object({ storyContact: v.nullable(RawContactSchema) });
 export const StoriesByContactSchema = v.object({ storiesByContact: v.array(RawStoryItemSchema) });
 export const RelatedStoriesSchema = v.object({ relatedStories: v.array(RawStoryItemSchema) });
+export const RelatedStoriesByProductsSchema = v.object({
+  relatedStoriesByProducts: v.array(v.object({ productSlug: v.string(), stories: v.array(RawStoryItemSchema) })),
+});
 export const MediaReleasesSchema = v.object({ mediaReleases: v.object({ total: v.number(), items: v.array(RawMediaReleaseItemSchema) }) });
 export const MediaReleaseSchema = v.object({ mediaRelease: v.nullable(RawMediaReleaseSchema) });
 export const NewsFeedSchema = v.object({

@@ -95,6 +95,13 @@ export async function getRelatedStories(ctx: ContentContext, productSlug: string
   return raw.relatedStories.map(mapStoryItem);
 }
 
+/** Related stories of many products in one call: product slug → stories (products without any are absent). */
+export async function getRelatedStoriesByProducts(ctx: ContentContext, productSlugs: string[], first = 3): Promise<Map<string, StoryListItem[]>> {
+  if (productSlugs.length === 0) return new Map();
+  const raw = await editorialQuery(ctx, 'relatedStoriesByProducts', q.RELATED_STORIES_BY_PRODUCTS, { productSlugs, first: pageSize(first) }, s.RelatedStoriesByProductsSchema);
+  return new Map(raw.relatedStoriesByProducts.map((p) => [p.productSlug, p.stories.map(mapStoryItem)]));
+}
+
 /** Media releases (list fields), newest first. */
 export async function getMediaReleases(ctx: ContentContext, opts: { first: number; skip?: number }): Promise<MediaReleasePage> {
   const raw = await editorialQuery(ctx, 'mediaReleases', q.MEDIA_RELEASES, { first: pageSize(opts.first), skip: Math.max(0, opts.skip ?? 0) }, s.MediaReleasesSchema);

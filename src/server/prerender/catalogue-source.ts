@@ -1,4 +1,5 @@
-import { relatedStoriesFor } from '../../models/catalogue-stories.ts';
+import { relatedStoriesForAll } from '../../models/catalogue-stories.ts';
+import type { RelatedStory } from '../../models/catalogue.ts';
 import {
   getClassificationProducts, getClassifications, getProductsByCapability, getProductsFull, getServiceProduct, indexClassifications,
   ProductNotFoundError, type CatalogueContext, type Classification, type ProductDetail, type ProductReference, type ServiceProductDetail,
@@ -52,9 +53,13 @@ export async function loadCatalogueLanguage(ctx: CatalogueContext): Promise<Cata
   return { classifications, references, products, services, capabilityProducts };
 }
 
-function modelRecordHash(ctx: RouteSourceContext, model: CatalogueModel): string {
-  // The chrome is hashed by the collector; the rest of the model is exactly what the page shows.
-  return ctx.hash({ ...model, header: null, footer: null });
+/**
+ * The record hashes of a catalogue route: the records its model is derived from (the derivation
+ * itself is app code, covered by the build id). Shared records are the same objects for every
+ * locale of a language, so each is hashed once per run, not once per route.
+ */
+function recordHashes(ctx: RouteSourceContext, records: unknown[]): string[] {
+  return [ctx.country.countryCode, ...records.map((r) => ctx.hash(r))];
 }
 
 const text = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join('\n');
@@ -78,24 +83,28 @@ export const catalogueSource: RouteSource = {
     const available = availableClassificationIds(data.classifications, cc);
     const languages = siteLanguages(ctx.site, ctx.system.languages);
     const updatedAt = today();
-    const route = (pagePath: string, model: CatalogueModel, keys: string[], search: SearchText): SourcedRoute => ({
-      pagePath, model, recordHashes: [modelRecordHash(ctx, model)], languages, updatedAt, keys, search,
+    const route = (pagePath: string, model: CatalogueModel, records: unknown[], keys: string[], search: SearchText): SourcedRoute => ({
+      pagePath, model, recordHashes: recordHashes(ctx, records), languages, updatedAt, keys, search,
     });
     const out: SourcedRoute[] = [];
-    // Stories exist per language (English fallback): one lookup per language and product.
+    // Stories exist per language (English fallback): one bulk lookup per language.
     const storyContext = { ...ctx.content, locales: [...new Set([ctx.locale.language, 'en'])] };
-    const stories = (slug: string) => ctx.memo(`relatedStories:${ctx.locale.language}:${slug}`, () => relatedStoriesFor(storyContext, slug));
+    const storiesBySlug = await ctx.memo(`relatedStories:${ctx.locale.language}`, () =>
+      relatedStoriesForAll(storyContext, [...data.products.map((p) => p.slug), ...data.services.map((s) => s.slug)]));
+    const noStories: RelatedStory[] = [];
+    const stories = (slug: string) => storiesBySlug.get(slug) ?? noStories;
 
+    // A classification page lists references of its own tree type only.
+    const refsByType = { product: data.references.filter((r) => r.kind === 'product'), service: data.references.filter((r) => r.kind === 'service') };
     for (const c of data.classifications) {
       if (!available.has(c.id)) continue;
-      const refs = data.references.filter((r) => r.kind === c.type);
-      const model = buildClassificationModel(ctx.chrome, c, data.classifications, refs, cc);
-      out.push(route(c.route, model, [c.id, c.slug], { title: c.name, description: c.description ?? '', body: text(model.children.map((x) => x.name)) }));
+      const model = buildClassificationModel(ctx.chrome, c, data.classifications, refsByType[c.type], cc);
+      out.push(route(c.route, model, [c, data.classifications, refsByType[c.type]], [c.id, c.slug], { title: c.name, description: c.description ?? '', body: text(model.children.map((x) => x.name)) }));
     }
     for (const p of data.products) {
       if (!isProductAvailable(p, cc, available)) continue;
-      const model = buildProductModel(ctx.chrome, p, data.capabilityProducts, data.classifications, cc, await stories(p.slug));
-      out.push(route(p.route, model, [p.slug], {
+      const model = buildProductModel(ctx.chrome, p, data.capabilityProducts, data.classifications, cc, stories(p.slug));
+      out.push(route(p.route, model, [p, data.classifications, data.capabilityProducts, stories(p.slug)], [p.slug], {
         title: p.name,
         description: p.shortDescription ?? '',
         body: text([p.longDescription, p.brand.name, p.classification.name, ...p.highlights.flatMap((h) => [h.name, h.shortDescription])]),
@@ -103,8 +112,8 @@ export const catalogueSource: RouteSource = {
     }
     for (const s of data.services) {
       if (!isProductAvailable(s, cc, available)) continue;
-      const model = buildServiceModel(ctx.chrome, s, data.classifications, cc, await stories(s.slug));
-      out.push(route(s.route, model, [s.slug], {
+      const model = buildServiceModel(ctx.chrome, s, data.classifications, cc, stories(s.slug));
+      out.push(route(s.route, model, [s, data.classifications, stories(s.slug)], [s.slug], {
         title: s.name,
         description: s.shortDescription ?? '',
         body: text([s.longDescription, s.classification.name, ...s.benefits.flatMap((b) => [b.title, b.detail])]),
