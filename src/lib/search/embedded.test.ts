@@ -33,6 +33,19 @@ describe('embedded index files', () => {
     expect((await readdir(dir)).sort()).toEqual(['_main', MANIFEST_FILE]);
   });
 
+  it('rebuilds only the indexes whose documents changed', async () => {
+    await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' })]);
+    // Mark both files: a rebuilt file loses the mark, a kept one keeps it.
+    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    const manifest = await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c', title: 'Changed' })]);
+    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en']);
+    const backend = new EmbeddedBackend(dir);
+    await backend.open();
+    expect((await backend.search({ localeCode: 'en', siteSlug: '', query: 'changed', page: 1 })).total).toBe(1);
+  });
+
   it('builds serialized indexes keyed by site and language', () => {
     const built = buildIndexes([doc('a'), doc('a', { url: '/de-ch/a' })]);
     expect([...built.keys()]).toEqual(['_main/de']);

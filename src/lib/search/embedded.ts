@@ -14,9 +14,9 @@
  *  - suggest (from 2 characters): the last word as a prefix, the others whole (AND), over titles;
  *    when nothing matches, again with typo tolerance. At most PAGE_SIZE records.
  */
-import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
 import { analyzerFor, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
@@ -58,7 +58,8 @@ interface IndexFile {
 export interface Manifest {
   format: typeof INDEX_FORMAT;
   builtAt: string;
-  indexes: { key: string; file: string; bytes: number }[];
+  /** `inputHash`: hash of the documents an index was built from (unchanged input → the file is kept). */
+  indexes: { key: string; file: string; bytes: number; inputHash?: string }[];
 }
 
 const splitSpace = (s: string) => s.split(' ');
@@ -143,13 +144,18 @@ async function listJson(dir: string): Promise<string[]> {
  * manifest (what `open`/`reload` load), then removes the index files no longer built. Throws a
  * SearchError (`build`) when the disk fails.
  */
-export async function writeIndexes(dir: string, indexes: Map<string, string>): Promise<Manifest> {
+export async function writeIndexes(
+  dir: string,
+  indexes: Map<string, string>,
+  reuse: { kept?: Manifest['indexes']; inputHashes?: Map<string, string> } = {},
+): Promise<Manifest> {
   try {
-    const manifest: Manifest = { format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: [] };
+    const manifest: Manifest = { format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: [...(reuse.kept ?? [])] };
     for (const [key, json] of indexes) {
       const file = `${key}.json`;
       await writeAtomic(join(dir, file), json);
-      manifest.indexes.push({ key, file, bytes: Buffer.byteLength(json) });
+      const inputHash = reuse.inputHashes?.get(key);
+      manifest.indexes.push({ key, file, bytes: Buffer.byteLength(json), ...(inputHash ? { inputHash } : {}) });
     }
     await writeAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
     const keep = new Set(manifest.indexes.map((i) => join(dir, i.file)));
@@ -171,9 +177,35 @@ export async function writeIndexes(dir: string, indexes: Map<string, string>): P
   }
 }
 
-/** Builds and writes every index: what the prerender calls after it has rendered. */
+/**
+ * Builds and writes the indexes: what the prerender calls after it has rendered. An index whose
+ * documents are the same as in the previous build (same input hash, file still there) is kept as
+ * it is, so one changed page rebuilds only the indexes of its site and language.
+ */
 export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>): Promise<Manifest> {
-  return writeIndexes(dir, buildIndexes(docs));
+  let previous: Manifest['indexes'] = [];
+  try {
+    const old = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+    if (old.format === INDEX_FORMAT) previous = old.indexes;
+  } catch {
+    // No previous build: everything is built.
+  }
+  const byKey = new Map(previous.map((i) => [i.key, i]));
+  const built = new Map<string, string>();
+  const inputHashes = new Map<string, string>();
+  const kept: Manifest['indexes'] = [];
+  for (const [key, group] of groupDocuments(docs)) {
+    const inputHash = createHash('sha256').update(JSON.stringify(group)).digest('base64url');
+    const old = byKey.get(key);
+    if (old?.inputHash === inputHash && (await access(join(dir, old.file)).then(() => true, () => false))) {
+      kept.push(old);
+      continue;
+    }
+    const first = group[0]!;
+    built.set(key, buildIndex(first.site, first.language, group));
+    inputHashes.set(key, inputHash);
+  }
+  return writeIndexes(dir, built, { kept, inputHashes });
 }
 
 // ---------------------------------------------------------------------------------------------

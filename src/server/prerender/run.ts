@@ -42,7 +42,11 @@ export interface PrerenderResult {
   failed: string[];
   total: number;
   seconds: number;
+  /** Pulling the records from the services and planning the routes. */
+  collectSeconds: number;
   renderSeconds: number;
+  /** Writing the search index, manifests and sitemaps of a new release. */
+  publishSeconds: number;
   pagesPerSecond: number;
 }
 
@@ -84,6 +88,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   const started = performance.now();
   const entry = await loadEntry(opts.distDir);
   const collected = await collect(opts.content, { mode: opts.mode, port: opts.port });
+  const collectSeconds = (performance.now() - started) / 1000;
   const staticRoot = join(opts.distDir, 'static');
   const releaseId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const timestamp = new Date().toISOString();
@@ -151,6 +156,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   const renderSeconds = (performance.now() - renderStart) / 1000;
 
   let removed = 0;
+  let publishSeconds = 0;
   let unchanged = 0;
   let changed = false;
   for (const plan of plans) {
@@ -170,7 +176,9 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
       const site = collected.system.sites.find((s) => s.id === r.siteId)!;
       docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
     }
+    const publishStart = performance.now();
     await publishSearchDocuments(docs, searchConfigFromEnv(process.env, opts.distDir));
+    publishSeconds = (performance.now() - publishStart) / 1000;
     for (const plan of plans) {
       const origin = collected.hosts.get(plan.host)!;
       const hostRules = rules.get(plan.host)!;
@@ -195,7 +203,9 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     failed,
     total: collected.routes.length,
     seconds,
+    collectSeconds,
     renderSeconds,
+    publishSeconds,
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
   };
 }
