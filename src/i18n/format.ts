@@ -15,7 +15,19 @@ export function formatFileSize(bytes: number, locale: string): string {
   return format.format(value);
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A long-date formatter for a locale, made once (Intl constructors are costly on every render). */
+export function longDateFormat(locale: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long' });
+    dateFormats.set(locale, format);
+  }
+  return format;
+}
+
 /** A date in the page's format (German as de-CH). */
 export function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(iso));
+  return longDateFormat(locale).format(new Date(iso));
 }

@@ -39,10 +39,30 @@ export function uiLanguage(language: string): UiLanguage {
   return (UI_LANGUAGES as readonly string[]).includes(language) ? (language as UiLanguage) : 'en';
 }
 
-/** A `t` fixed to one language, safe under concurrent requests (no global language switch). */
+const fixed = new Map<string, TFunction>();
+
+/**
+ * A `t` fixed to one language, safe under concurrent requests (no global language switch). Plain
+ * lookups (no options) are remembered: a page asks for the same few hundred strings every render.
+ */
 export function fixedT(language: string): TFunction {
-  messagesFor(language);
-  return instance.getFixedT(language);
+  let t = fixed.get(language);
+  if (!t) {
+    messagesFor(language);
+    const base = instance.getFixedT(language);
+    const plain = new Map<string, string>();
+    t = ((key: string | string[], options?: unknown) => {
+      if (options !== undefined || typeof key !== 'string') return (base as unknown as (k: unknown, o?: unknown) => string)(key, options);
+      let value = plain.get(key);
+      if (value === undefined) {
+        value = base(key);
+        plain.set(key, value);
+      }
+      return value;
+    }) as unknown as TFunction;
+    fixed.set(language, t);
+  }
+  return t;
 }
 
 /** Intl locale for formatting: German is formatted as de-CH (spec §9). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HEADER_ONLY_CSP, withCspMeta, withHeaderOnlyDirectives } from './headers.ts';
+import { HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
+
+const withCspMeta = (html: string, csp: string | null) => withCspMetaBytes(Buffer.from(html), csp).toString('utf8');
 
 describe('withHeaderOnlyDirectives', () => {
   it("appends frame-ancestors 'none' to a policy", () => {
@@ -26,6 +28,11 @@ describe('withCspMeta', () => {
       + `<meta http-equiv="content-security-policy" content="default-src 'self'; img-src https://a.example/?a=1&amp;b=&quot;2&quot;">`
       + '<title>x</title></head><body></body></html>',
     );
+  });
+
+  it('keeps multi-byte text intact around the insertion', () => {
+    const page = '<html lang="de-CH" data-x="Grösse – ü"><head><meta charset="utf-8"><title>Stecker & Kabel – Grösse</title>';
+    expect(withCspMeta(page, "default-src 'self'")).toBe(page.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta http-equiv="content-security-policy" content="default-src 'self'">`));
   });
 
   it('finds the charset tag whatever its case', () => {

@@ -34,8 +34,15 @@ export const CACHE_PRIVATE = 'private, no-store';
  * is served from (a CDN without our header rules). Rendering through the App gives the policy
  * only as a header.
  */
-export function withCspMeta(html: string, csp: string | null): string {
-  if (!csp || /http-equiv="content-security-policy"/i.test(html)) return html;
-  const attr = csp.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  return html.replace(/<meta charset="utf-8">/i, (m) => `${m}<meta http-equiv="content-security-policy" content="${attr}">`);
+export function withCspMeta(html: Buffer, csp: string | null): Buffer {
+  if (!csp) return html;
+  // Work on the bytes (the prerender never decodes a page); the head is ASCII, so latin1 offsets are byte offsets.
+  const head = html.subarray(0, 4096).toString('latin1');
+  if (/http-equiv="content-security-policy"/i.test(head)) return html;
+  const m = /<meta charset="utf-8">/i.exec(head);
+  if (!m) return html;
+  const end = m.index + m[0].length;
+  return Buffer.concat([html.subarray(0, end), Buffer.from(cspMetaTag(csp)), html.subarray(end)]);
 }
+
+const cspMetaTag = (csp: string) => `<meta http-equiv="content-security-policy" content="${csp.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`;

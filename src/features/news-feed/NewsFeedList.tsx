@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { longDateFormat } from '../../i18n/format.ts';
+import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
@@ -23,7 +24,7 @@ export function NewsFeedList({ locale, dateLocale, dialogId, strings }: Props) {
   const stored = useStore($feed);
   const feed = useMounted() ? stored : { ...stored, status: 'idle' as const };
   const itemRefs = useRef<(HTMLLIElement | null)[]>([]);
-  const dates = useMemo(() => new Intl.DateTimeFormat(dateLocale, { dateStyle: 'long' }), [dateLocale]);
+  const dates = longDateFormat(dateLocale);
 
   useEffect(() => {
     startNewsFeed(locale);

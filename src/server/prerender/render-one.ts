@@ -29,7 +29,7 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
   const locals = { prerender: { system: shared.system, model: job.model, releaseId: shared.releaseId } };
   const res = await app.render(new Request(`${job.origin}${job.path}`), { locals });
   const csp = res.headers.get('content-security-policy');
-  const html = withCspMeta(await res.text(), csp);
+  const html = withCspMeta(Buffer.from(await res.arrayBuffer()), csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
     await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), JSON.stringify(job.model))]);
