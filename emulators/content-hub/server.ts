@@ -135,6 +135,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
         systemData: () => {
           const s = store.data.system;
           return {
+            contentLocales: s.contentLocales ?? ['en'],
             languages: s.languages,
             countries: s.countries,
             brands: s.brands.map((b: any) => ({ ...b, image: asset(b.image) })),

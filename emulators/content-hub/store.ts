@@ -20,7 +20,7 @@ export interface RawPage {
 }
 
 export interface RawData {
-  system: { languages: any[]; countries: any[]; brands: any[]; sites: any[] };
+  system: { contentLocales?: string[]; languages: any[]; countries: any[]; brands: any[]; sites: any[] };
   navigation: any[];
   pages: RawPage[];
   redirects: { previousUrl: string; target: string }[];

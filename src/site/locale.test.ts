@@ -3,6 +3,7 @@ import {
   allCountry,
   checkLocale,
   contentLocaleChain,
+  effectiveLocaleChain,
   fallbackLanguage,
   localizedName,
   makeLocale,
@@ -274,5 +275,17 @@ describe('siteLocales', () => {
   it('only offers country locales in the site languages', () => {
     const nonIntl = site({ dropLanguages: ['de'], addLanguages: ['es'] });
     expect(codes(nonIntl)).toEqual(['cs', 'en', 'es', 'fr', 'fr-CH', 'en-CH', 'en-US', 'es-US']);
+  });
+});
+
+describe('effectiveLocaleChain', () => {
+  it('drops locales without content, keeping English last', () => {
+    expect(effectiveLocaleChain(['de-CH', 'de', 'en'], ['en', 'de', 'fr'])).toEqual(['de', 'en']);
+    expect(effectiveLocaleChain(['cs', 'en'], ['en', 'de'])).toEqual(['en']);
+    expect(effectiveLocaleChain(['de-CH', 'de', 'en'], ['en', 'de', 'de-CH'])).toEqual(['de-CH', 'de', 'en']);
+  });
+
+  it('keeps the chain when the content hub names no locales', () => {
+    expect(effectiveLocaleChain(['de-CH', 'de', 'en'], undefined)).toEqual(['de-CH', 'de', 'en']);
   });
 });

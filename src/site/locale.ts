@@ -148,3 +148,15 @@ export function siteLocales(site: Site, system: Pick<SystemData, 'languages' | '
   }
   return out;
 }
+
+/**
+ * A locale chain without the locales the content hub has no content in: `['de-CH', 'de', 'en']`
+ * becomes `['de', 'en']` when there is no de-CH content. The answer is the same, and locales
+ * sharing a language then share one fetch. Without a locale list the chain is kept.
+ */
+export function effectiveLocaleChain(chain: string[], contentLocales: string[] | undefined): string[] {
+  if (!contentLocales?.length) return chain;
+  const known = new Set(contentLocales.map((l) => l.toLowerCase()));
+  const kept = chain.filter((l) => known.has(l.toLowerCase()));
+  return kept.length ? kept : [DEFAULT_LANGUAGE];
+}

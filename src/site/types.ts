@@ -68,6 +68,8 @@ export interface Brand {
 }
 
 export interface SystemData {
+  /** Locales the content hub has content in (its locale list); others always fall back. */
+  contentLocales?: string[];
   countries: Country[];
   languages: Language[];
   sites: Site[];

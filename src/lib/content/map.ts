@@ -34,6 +34,7 @@ export function mapSystemData(raw: RawSystem): SystemData {
       defaultLanguage: s.defaultLanguage ?? null,
     }));
   return {
+    contentLocales: raw.contentLocales,
     countries: [...raw.countries].sort((a, b) => a.sortIndex - b.sortIndex),
     languages: raw.languages,
     sites,

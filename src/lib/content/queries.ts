@@ -35,6 +35,7 @@ const PAGE = /* GraphQL */ `
 export const SYSTEM_DATA = /* GraphQL */ `
   query SystemData {
     systemData {
+      contentLocales
       countries { countryCode hidden supportedLanguages defaultLanguage defaultMeasurementSystem sortIndex localizations { locale displayName } }
       languages { languageCode defaultCountry standard localizations { locale displayName } }
       sites {

@@ -12,6 +12,7 @@ export const AssetSchema = v.object({ url: str, mimeType: str, alternativeText: 
 
 export const RawSystemDataSchema = v.object({
   systemData: v.object({
+    contentLocales: v.optional(v.array(str), []),
     countries: v.array(v.object({
       countryCode: str,
       hidden: v.boolean(),

@@ -1,5 +1,5 @@
 import { getFooterNavigation, getHeaderNavigation, getSystemData, listSystemRedirects, type ContentConfig, type ContentContext, type SystemRedirect } from '../../lib/content/index.ts';
-import { allCountry, contentLocaleChain, fallbackLanguage, siteLocales } from '../../site/locale.ts';
+import { allCountry, contentLocaleChain, effectiveLocaleChain, fallbackLanguage, siteLocales } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { isLocalHost } from '../../site/resolve-site.ts';
 import type { PageModelBase, SearchText } from '../../models/page-model.ts';
@@ -81,7 +81,7 @@ export async function collect(config: ContentConfig, opts: { mode: HostMode; por
     const siteFallback = fallbackLanguage(site, system.languages);
     const siteSources = sources.filter((s) => s.appliesTo(site));
     await Promise.all(siteLocales(site, system).map(async (locale) => {
-      const chain = contentLocaleChain(locale, siteFallback);
+      const chain = effectiveLocaleChain(contentLocaleChain(locale, siteFallback), system.contentLocales);
       const content = { ...base, locales: chain };
       const key = `${site.id}:${chain.join(',')}`;
       const [header, footer] = await Promise.all([
