@@ -183,9 +183,17 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
       const origin = collected.hosts.get(plan.host)!;
       const hostRules = rules.get(plan.host)!;
       const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
+      // Every locale of a page has the same alternates: work them out once per page.
+      const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
       const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
-        const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates: alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin) };
+        const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
+        let alternates = alternatesOf.get(key);
+        if (!alternates) {
+          const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+          alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
+          alternatesOf.set(key, alternates);
+        }
+        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
       });
       await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
       await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
