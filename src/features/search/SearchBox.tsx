@@ -35,6 +35,13 @@ export default function SearchBox({ localeCode, siteSlug, action, labels }: Prop
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const abort = useRef<AbortController | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  // The input is not controlled by React: what a visitor typed before the island hydrated stays,
+  // and is picked up here.
+  useEffect(() => {
+    if (input.current?.value) setQuery(input.current.value);
+  }, []);
 
   useEffect(() => {
     const q = query.trim();
@@ -87,7 +94,8 @@ export default function SearchBox({ localeCode, siteSlug, action, labels }: Prop
         type="search"
         autoComplete="off"
         placeholder={labels.placeholder}
-        value={query}
+        ref={input}
+        defaultValue=""
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={onKeyDown}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
