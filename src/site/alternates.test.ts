@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alternateLinks, canonicalUrl, languageBannerLinks } from './alternates.ts';
+import { alternateLinks, canonicalUrl, documentLinks, languageBannerLinks } from './alternates.ts';
 import { makeLocale } from './locale.ts';
 import type { Country, Language, Site } from './types.ts';
 
@@ -89,5 +89,18 @@ describe('languageBannerLinks', () => {
     expect(languageBannerLinks(main, makeLocale('en', null), system, { languages: ['ja', 'de'], path: '' }, langs)).toEqual([
       { language: 'de', href: '/de' },
     ]);
+  });
+});
+
+describe('documentLinks', () => {
+  it('gives a fallback page its content-language canonical and a banner, and a native page neither', () => {
+    const req = { site: main, locale: makeLocale('cs', null), system, languages: ['cs', 'de', 'en'] };
+    const fallback = documentLinks(req, { languages: ['en'], contentLanguage: 'en', path: '/x' }, 'https://komax.example');
+    expect(fallback.isFallback).toBe(true);
+    expect(fallback.canonical).toBe('https://komax.example/en/x');
+    expect(fallback.banner?.links.map((l) => l.language)).toEqual(['en']);
+    const native = documentLinks({ ...req, locale: makeLocale('en', null) }, { languages: ['en'], contentLanguage: 'en', path: '/x' }, 'https://komax.example');
+    expect(native.banner).toBeNull();
+    expect(native.canonical).toBe('https://komax.example/en/x');
   });
 });

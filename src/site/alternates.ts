@@ -41,3 +41,31 @@ export function languageBannerLinks(site: Site, locale: Locale, system: Pick<Sys
       return { language: lang, href: localizedPath(site, target, page.path) };
     });
 }
+
+/** A page that exists in some languages and was resolved to one of them. */
+export interface LocalizedDocument {
+  languages: string[];
+  contentLanguage: string;
+  /** Site-relative path: `/stories/x`. */
+  path: string;
+}
+
+/**
+ * Everything a localized page needs for its head and its language banner: canonical URL,
+ * hreflang alternates, and — when it is shown in a fallback language — the banner's links.
+ */
+export function documentLinks(
+  req: { site: Site; locale: Locale; system: Pick<SystemData, 'countries' | 'languages'>; languages: string[] },
+  doc: LocalizedDocument,
+  origin: string,
+) {
+  const isFallback = doc.contentLanguage !== req.locale.language;
+  return {
+    isFallback,
+    canonical: canonicalUrl(req.site, req.locale, doc, origin),
+    alternates: alternateLinks(req.site, req.system, doc, origin),
+    banner: isFallback
+      ? { requested: req.locale.language, contentLanguage: doc.contentLanguage, links: languageBannerLinks(req.site, req.locale, req.system, doc, req.languages) }
+      : null,
+  };
+}
