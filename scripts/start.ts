@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { buildIfNeeded } from './build-if-needed.ts';
 import { startEmulators } from '../emulators/start.ts';
 import { EnvError, parseServerEnv } from '../src/server/env.ts';
+import { getSystemData } from '../src/lib/content/index.ts';
+import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
+import { localizedPath } from '../src/site/paths.ts';
+import { siteHost } from '../src/site/resolve-site.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
@@ -29,12 +33,15 @@ async function main() {
   const server = await startServer();
   const port = env.PORT;
   console.log(`\nKomax web platform on ${server.url}`);
-  console.log(`  main site          http://localhost:${port}/en`);
-  console.log(`  brand portal       http://localhost:${port}/en/brand-portal`);
-  console.log(`  apprenticeships    http://localhost:${port}/de/lehrstellen`);
-  console.log(`  events (N. America) http://events.localhost:${port}/en`);
-  console.log(`  partner network    http://partner.localhost:${port}/en`);
-  console.log(`  style guide        http://localhost:${port}/style-guide`);
+  // The sites and their homes come from the content hub, like everything else about sites.
+  const system = await getSystemData({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: 'error' }, locales: ['en'], stage: 'PUBLISHED' });
+  const width = Math.max(...system.sites.map((s) => s.name.length));
+  for (const site of system.sites) {
+    const host = siteHost(site, 'localhost');
+    const home = localizedPath(site, makeLocale(fallbackLanguage(site, system.languages), null));
+    console.log(`  ${site.name.padEnd(width)}  http://${host}:${port}${home}`);
+  }
+  console.log(`  ${'Style guide'.padEnd(width)}  http://localhost:${port}/style-guide`);
   if (process.env.REVALIDATE_SECRET === LOCAL_REVALIDATE_SECRET) console.log(`  revalidate: curl -X POST -H 'x-revalidate-secret: ${LOCAL_REVALIDATE_SECRET}' http://localhost:${port}/api/revalidate`);
 
   const stop = async () => {
