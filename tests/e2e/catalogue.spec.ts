@@ -86,6 +86,8 @@ test.describe('product catalogue', () => {
     const res = await raw('/en/products/kappa-310');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(KAPPA_310);
+    const withQuery = await raw('/en/products/kappa-310?utm_source=newsletter');
+    expect(withQuery.headers.location).toBe(`${KAPPA_310}?utm_source=newsletter`);
     const service = await raw('/de/services/maintenance-contract-basic');
     expect(service.status).toBe(302);
     expect(service.headers.location).toBe('/de/services/maintenance-repair/preventive-maintenance/maintenance-contract-basic');
