@@ -236,6 +236,13 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
       res.end(tinyPdf(url.pathname.slice('/assets/files/'.length, -4)));
       return;
     }
+    // Stand-ins for the third-party scripts (cookie consent, monitoring): they only record that they ran.
+    const thirdParty = /^\/assets\/scripts\/(consent|monitoring)\.js$/.exec(url.pathname);
+    if (thirdParty) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      res.end(`(window.__thirdParty = window.__thirdParty || []).push(${JSON.stringify(thirdParty[1])});`);
+      return;
+    }
     if (url.pathname === '/health') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');

@@ -24,6 +24,16 @@ export const ServerEnvSchema = v.object({
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
+/**
+ * The variables that change the HTML a page renders to (third-party script configuration). They
+ * are part of every route's fingerprint, so changing one re-renders the static pages.
+ */
+export const RENDER_ENV_KEYS = ['COOKIE_CONSENT_SCRIPT_URL', 'COOKIE_CONSENT_ID', 'MONITORING_SCRIPT_URL', 'TAG_MANAGER_ID'] as const;
+
+export function renderEnv(env: ServerEnv): string {
+  return RENDER_ENV_KEYS.map((k) => `${k}=${env[k] ?? ''}`).join('\n');
+}
+
 export class EnvError extends Error {
   override name = 'EnvError';
 }

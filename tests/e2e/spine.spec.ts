@@ -172,6 +172,20 @@ test.describe('platform behaviour', () => {
     await expect(page).toHaveURL(/\/fr-ch$/);
   });
 
+  test('consent and monitoring scripts load on pages, not in testing mode or technical areas', async ({ page }) => {
+    const loaded = () => page.evaluate(() => (window as unknown as { __thirdParty?: string[] }).__thirdParty ?? []);
+    await page.goto('/en');
+    await expect.poll(loaded).toEqual(expect.arrayContaining(['consent', 'monitoring']));
+    await page.goto('/style-guide');
+    await expect(page.locator('script[src*="/assets/scripts/"]')).toHaveCount(0);
+    await page.goto('/en?testing=true');
+    await expect(page.locator('script[src*="/assets/scripts/"]')).toHaveCount(0);
+    // Remembered: the next page without the flag stays in testing mode.
+    await page.goto('/de');
+    await expect(page.locator('script[src*="/assets/scripts/"]')).toHaveCount(0);
+    expect(await loaded()).toEqual([]);
+  });
+
   test('nextRelease: any value sets the cookie, false clears it', async ({ page, context }) => {
     await page.goto('/en?nextRelease=true');
     expect((await context.cookies()).some((c) => c.name === 'nextRelease')).toBe(true);

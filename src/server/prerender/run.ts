@@ -1,3 +1,4 @@
+import { renderEnv, serverEnv } from '../env.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,6 +89,8 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   const started = performance.now();
   const entry = await loadEntry(opts.distDir);
   const collected = await collect(opts.content, { mode: opts.mode, port: opts.port });
+  // What every page is rendered with besides its records: the app build and the render configuration.
+  const appInput = `${entry.buildId}\n${renderEnv(serverEnv())}`;
   const collectSeconds = (performance.now() - started) / 1000;
   const staticRoot = join(opts.distDir, 'static');
   const releaseId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -111,7 +114,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     const byPath = new Map<string, PlannedRoute>();
     const force = new Set<string>();
     for (const r of routes) {
-      fingerprints[r.path] = routeFingerprint(entry.buildId, `${r.origin}${r.path}`, r.recordHashes);
+      fingerprints[r.path] = routeFingerprint(appInput, `${r.origin}${r.path}`, r.recordHashes);
       byPath.set(r.path, r);
       if (opts.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);
       // A route whose files went missing is rendered again.
