@@ -108,22 +108,36 @@ function classificationOf(id: string, what: string, lookup: ClassificationLookup
   return c ?? null;
 }
 
-/** A product reference with its route; null (logged) when its classification is unknown. */
-export function mapReference(raw: RawReference, lookup: ClassificationLookup, warn: Warn = quiet): ProductReference | null {
-  const c = classificationOf(raw.classification_id, `${raw.type} ${raw.slug}`, lookup, warn);
+interface RawPlaced {
+  slug: string;
+  name: string;
+  images: Parameters<typeof mapImages>[0];
+  classification_id: string;
+  supported_countries: string[];
+}
+
+/**
+ * What every product view shares — slug, name, route, primary image, classification, countries —
+ * placed in its classification; null (logged) when the classification is unknown.
+ */
+function placeProduct(raw: RawPlaced, what: string, lookup: ClassificationLookup, warn: Warn) {
+  const c = classificationOf(raw.classification_id, `${what} ${raw.slug}`, lookup, warn);
   if (!c) return null;
   return {
-    kind: raw.type,
     slug: raw.slug,
     name: raw.name,
-    brand: raw.brand,
-    shortDescription: raw.short_description ?? null,
     route: productRoute(c.route, raw.slug),
     image: mapImages(raw.images).primaryImage,
     classification: classificationRef(c),
-    variantCount: raw.variant_count,
     supportedCountries: raw.supported_countries,
   };
+}
+
+/** A product reference with its route; null (logged) when its classification is unknown. */
+export function mapReference(raw: RawReference, lookup: ClassificationLookup, warn: Warn = quiet): ProductReference | null {
+  const placed = placeProduct(raw, raw.type, lookup, warn);
+  if (!placed) return null;
+  return { kind: raw.type, ...placed, brand: raw.brand, shortDescription: raw.short_description ?? null, variantCount: raw.variant_count };
 }
 
 export function mapReferences(raw: RawReference[], lookup: ClassificationLookup, warn: Warn = quiet): ProductReference[] {
@@ -213,32 +227,19 @@ export function mapServiceProduct(raw: RawServiceProduct, lookup: Classification
 }
 
 export function mapBasketProduct(raw: RawBasketProduct, lookup: ClassificationLookup, warn: Warn = quiet): BasketProductSummary | null {
-  const c = classificationOf(raw.classification_id, `product ${raw.slug}`, lookup, warn);
-  if (!c) return null;
-  return {
-    slug: raw.slug,
-    name: raw.name,
-    route: productRoute(c.route, raw.slug),
-    image: mapImages(raw.images).primaryImage,
-    classification: classificationRef(c),
-    variants: raw.variants.map((v) => ({ id: v.id, nameMetric: v.nameMetric, nameImperial: v.nameImperial })),
-    supportedCountries: raw.supported_countries,
-  };
+  const placed = placeProduct(raw, 'product', lookup, warn);
+  if (!placed) return null;
+  return { ...placed, variants: raw.variants.map((v) => ({ id: v.id, nameMetric: v.nameMetric, nameImperial: v.nameImperial })) };
 }
 
 export function mapComparisonProduct(raw: RawComparisonProduct, lookup: ClassificationLookup, warn: Warn = quiet): ComparisonProductDetail | null {
-  const c = classificationOf(raw.classification_id, `product ${raw.slug}`, lookup, warn);
-  if (!c) return null;
+  const placed = placeProduct(raw, 'product', lookup, warn);
+  if (!placed) return null;
   return {
-    slug: raw.slug,
-    name: raw.name,
+    ...placed,
     brand: raw.brand,
     shortDescription: raw.short_description ?? null,
-    route: productRoute(c.route, raw.slug),
-    image: mapImages(raw.images).primaryImage,
-    classification: classificationRef(c),
     specifications: mapSpecifications(raw.specifications),
     variants: mapVariants(raw.variants),
-    supportedCountries: raw.supported_countries,
   };
 }
