@@ -27,7 +27,6 @@ export function applySecurityHeaders(res: ServerResponse): void {
 /** Cache policy: hashed assets for a year; HTML always revalidated by the CDN and the browser. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_HTML = 'public, max-age=0, must-revalidate';
-export const CACHE_PRIVATE = 'private, no-store';
 
 /**
  * Puts the page's CSP into the saved HTML as a `<meta>` too, so the file is protected wherever it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homePath, isTechnicalArea, localizedPath, pathParts, withLocale } from './paths.ts';
+import { homePath, isTechnicalArea, localizedPath, pathParts } from './paths.ts';
 
 const main = { slug: '' };
 const portal = { slug: 'brand-portal' };
@@ -47,13 +47,6 @@ describe('localizedPath', () => {
 
   it('adds the missing slash of a relative page path', () => {
     expect(localizedPath(main, de, 'contact')).toBe('/de/contact');
-  });
-});
-
-describe('withLocale', () => {
-  it('swaps the locale segment and keeps the rest', () => {
-    expect(withLocale('/de-ch/brand-portal/logos', { urlCode: 'fr' })).toBe('/fr/brand-portal/logos');
-    expect(withLocale('/de', { urlCode: 'en' })).toBe('/en');
   });
 });
 

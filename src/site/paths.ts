@@ -28,7 +28,7 @@ export function pathParts(segments: string[]): PathParts {
 }
 
 /** The home path of a site below the locale: '/' for the main site or a site on its own domain, else '/{siteSlug}'. */
-export function homePath(site: Site): string {
+export function homePath(site: Pick<Site, 'slug'>): string {
   return site.slug ? `/${site.slug}` : '/';
 }
 
@@ -37,16 +37,12 @@ export function homePath(site: Site): string {
  * @example localizedPath(brandPortal, de, '/logos') // '/de/brand-portal/logos'
  */
 export function localizedPath(site: Pick<Site, 'slug'>, locale: Pick<Locale, 'urlCode'>, pagePath = ''): string {
-  const base = `/${locale.urlCode}${site.slug ? `/${site.slug}` : ''}`;
+  const home = homePath(site);
+  const base = `/${locale.urlCode}${home === '/' ? '' : home}`;
   const rest = pagePath === '/' ? '' : pagePath;
   return `${base}${rest && !rest.startsWith('/') ? '/' : ''}${rest}`;
 }
 
-/** Swaps the locale segment of a path (the rest is kept as it is). */
-export function withLocale(pathname: string, locale: Pick<Locale, 'urlCode'>): string {
-  const [, , ...rest] = pathname.split('/');
-  return `/${locale.urlCode}${rest.length ? `/${rest.join('/')}` : ''}`;
-}
 
 /** True when the first segment after the locale names a technical area. */
 export function isTechnicalArea(segments: string[]): boolean {

@@ -1,6 +1,6 @@
 import type { Country, Locale, MeasurementSystem, Site, SystemData } from './types.ts';
 import { allCountry, checkLocale, makeLocale, measurementSystem, parseLocaleSegment, preferredLocale, siteLanguages, ALL_COUNTRY } from './locale.ts';
-import { localizedPath, NON_PUBLIC_AREAS, pathParts, TECHNICAL_AREAS, type PathParts } from './paths.ts';
+import { isTechnicalArea, localizedPath, NON_PUBLIC_AREAS, pathParts, type PathParts } from './paths.ts';
 import { localeRedirect, trailingSlashRedirect, type Redirect } from './redirects.ts';
 import { resolveSite } from './resolve-site.ts';
 
@@ -117,7 +117,7 @@ export function resolveRequest(system: SystemData, input: RequestInput): Resolut
   const caseRedirect = localeRedirect(input.pathname, input.search, check.locale.urlCode);
   if (caseRedirect) return { kind: 'redirect', redirect: caseRedirect };
 
-  const area: Area = (TECHNICAL_AREAS as readonly string[]).includes(rest[0] ?? '')
+  const area: Area = isTechnicalArea(rest)
     ? 'technical'
     : site.isMain && (NON_PUBLIC_AREAS as readonly string[]).includes(rest[0] ?? '')
       ? 'non-public'
