@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import sirv from 'sirv';
 import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
-import { normalizeHost, StaticSite } from './static-site.ts';
+import { hostDir, StaticSite } from './static-site.ts';
+import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { createImageCache } from './image-cache.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
@@ -29,6 +30,8 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
  */
 export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
+  // The hosts of the static tree; with releases this becomes the live release's hosts.json.
+  const siteHosts = new SiteHostsCache(site.root);
   const images = createImageCache(opts.distDir);
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
@@ -38,11 +41,12 @@ export function createAppHandler(opts: AppServerOptions) {
     },
   });
   const hostFiles = new Map<string, ReturnType<typeof sirv>>();
+  /** Keyed by a resolved site host only (one entry per site at most). */
   const hostFilesFor = (host: string) => {
     let h = hostFiles.get(host);
     if (!h) {
       // dev: true makes sirv look at the disk per request, so files a revalidation wrote are seen.
-      h = sirv(join(site.root, host), {
+      h = sirv(hostDir(site.root, host)!, {
         dev: true,
         etag: true,
         setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
@@ -67,7 +71,8 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
-    const host = normalizeHost(req.headers.host ?? 'localhost');
+    // The handler has rewritten req.headers.host to the resolved site host.
+    const host = req.headers.host!;
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
       if (err) console.error(err);
@@ -78,12 +83,19 @@ export function createAppHandler(opts: AppServerOptions) {
     }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
   };
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applySecurityHeaders(res);
-    const hostHeader = req.headers.host ?? 'localhost';
+    const checked = parseHost(req.headers.host);
+    if (!checked.ok) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      return;
+    }
+    // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
+    const host = resolveSiteHost(checked.host.hostname, siteHosts.get());
+    req.headers.host = hostHeaderFor(host, checked.host.port);
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', `http://${hostHeader}`);
+      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     } catch {
       res.writeHead(400).end('Bad request');
       return;
@@ -93,7 +105,7 @@ export function createAppHandler(opts: AppServerOptions) {
 
     const path = url.pathname;
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(normalizeHost(hostHeader))(req, res, () => onDemand(req, res)) : onDemand(req, res)));
+      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(host)(req, res, () => onDemand(req, res)) : onDemand(req, res)));
     }
     if (path === '/_image') return images.handle(req, res, `${path}${url.search}`, onDemand);
     const slash = trailingSlashRedirect(path, url.search);
@@ -101,7 +113,6 @@ export function createAppHandler(opts: AppServerOptions) {
       res.writeHead(slash.status, { Location: slash.location }).end();
       return;
     }
-    const host = normalizeHost(hostHeader);
     if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
 
     const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '');
@@ -125,7 +136,11 @@ export function createAppHandler(opts: AppServerOptions) {
       }
     }
     return onDemand(req, res);
-  };
+  }
+
+  /** Sizes of the per-host caches, for tests: never more entries than site hosts. */
+  const cacheSizes = () => ({ hostFiles: hostFiles.size, builds: site.loadedHosts });
+  return Object.assign(handle, { cacheSizes });
 }
 
 export { StaticSite };
