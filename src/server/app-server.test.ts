@@ -79,6 +79,21 @@ function withoutHost(path: string): Promise<string> {
   });
 }
 
+describe('createAppHandler: request targets', () => {
+  it('reads "//path" as a path, not as a host', async () => {
+    const res = await get('//evil.example/en/x', 'localhost');
+    expect(res.status).toBe(200);
+    expect(seenHosts).toEqual(['localhost']);
+    expect((await get('//_image?href=x', 'localhost')).status).toBe(400);
+  });
+
+  it('answers 400 to an absolute-form target (its authority would bypass the Host check)', async () => {
+    const res = await get('http://evil.example/en/x', 'localhost');
+    expect(res.status).toBe(400);
+    expect(seenHosts).toEqual([]);
+  });
+});
+
 describe('createAppHandler: the Host header', () => {
   it.each(['x/../..', '..', '%2e%2e', 'a%2fb', 'a\\b', '..\\..', 'x/../../..'])('answers 400 to %j and never reads outside the static root', async (host) => {
     for (const path of ['/sitemap.xml', '/en', '/en/x']) {

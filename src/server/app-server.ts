@@ -5,6 +5,7 @@ import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirect
 import { hostDir, StaticSite } from './static-site.ts';
 import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { createImageCache } from './image-cache.ts';
+import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -15,6 +16,8 @@ export interface AppServerOptions {
   astroHandler: NodeHandler;
   /** What every on-demand render gets in `Astro.locals` besides the release id (e.g. the search backend). */
   locals?: Record<string, unknown>;
+  /** Size bound of the image cache (IMAGE_CACHE_MAX_BYTES); 1 GiB when not given. */
+  imageCacheMaxBytes?: number;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -32,7 +35,7 @@ export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
   // The hosts of the static tree; with releases this becomes the live release's hosts.json.
   const siteHosts = new SiteHostsCache(site.root);
-  const images = createImageCache(opts.distDir);
+  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
     etag: true,
@@ -95,19 +98,29 @@ export function createAppHandler(opts: AppServerOptions) {
     req.headers.host = hostHeaderFor(host, checked.host.port);
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      // Origin-form only, and never resolved against a base: "//_image" is a path here, not a host.
+      if (!req.url?.startsWith('/')) throw new Error('not origin-form');
+      url = new URL(`http://${req.headers.host}${req.url}`);
     } catch {
       res.writeHead(400).end('Bad request');
       return;
     }
     if (opts.routes && (await opts.routes(req, res, url))) return;
+    // Astro's image endpoint sees only queries we checked (any method).
+    if (isImageEndpoint(url.pathname)) {
+      const checked = parseImageParams(url.searchParams);
+      if (!checked.ok) {
+        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(checked.message);
+        return;
+      }
+      return images.handle(req, res, `/_image${url.search}`, onDemand);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return onDemand(req, res);
 
     const path = url.pathname;
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
       return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(host)(req, res, () => onDemand(req, res)) : onDemand(req, res)));
     }
-    if (path === '/_image') return images.handle(req, res, `${path}${url.search}`, onDemand);
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();
