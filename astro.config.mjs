@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
+import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
 
 // Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
 // i18n routing (which bakes the locale list in at build) stays off.
@@ -19,8 +20,9 @@ export default defineConfig({
   build: { inlineStylesheets: 'never' },
   // Catalogue images come from the PIM (its emulator on loopback locally); its demo pictures are
   // SVGs, which sharp rasterizes to the webp/png presets of src/components/catalogue/image-presets.ts.
+  // Our server checks every /_image query against the same patterns first (src/server/image-params.ts).
   image: {
-    remotePatterns: [{ protocol: 'http', hostname: '127.0.0.1' }, { protocol: 'http', hostname: 'localhost' }],
+    remotePatterns: IMAGE_REMOTE_PATTERNS,
     dangerouslyProcessSVG: true,
   },
   security: {

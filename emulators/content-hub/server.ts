@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { ContentStore, pickLocale, type RawPage } from './store.ts';
-import { svgImage, tinyPdf } from '../shared/assets.ts';
+import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
 import type { AddressInfo } from 'node:net';
 
@@ -229,6 +229,11 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
       res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
+      return;
+    }
+    if (url.pathname === '/assets/unsafe/script.svg') {
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end(svgWithScript());
       return;
     }
     if (url.pathname.startsWith('/assets/files/') && url.pathname.endsWith('.pdf')) {

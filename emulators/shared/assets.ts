@@ -64,3 +64,14 @@ export function tinyPdf(slug: string): Buffer {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
+
+/**
+ * A hostile upload: a valid SVG picture that also carries script. What the platform does with it
+ * (rasterise, or send it inert) is tested end to end.
+ */
+export function svgWithScript(): string {
+  return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" width="160" height="90">'
+    + '<rect width="160" height="90" fill="#1f6fb2"/>'
+    + '<script>document.title = "svg-script-ran"; fetch("/api/steal?c=" + document.cookie);</script>'
+    + '<circle cx="80" cy="45" r="30" fill="#f2a900" onload="alert(1)"/></svg>';
+}

@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import sirv from 'sirv';
 import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
-import { normalizeHost, StaticSite } from './static-site.ts';
+import { hostDir, StaticSite } from './static-site.ts';
+import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { createImageCache } from './image-cache.ts';
+import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -14,6 +16,8 @@ export interface AppServerOptions {
   astroHandler: NodeHandler;
   /** What every on-demand render gets in `Astro.locals` besides the release id (e.g. the search backend). */
   locals?: Record<string, unknown>;
+  /** Size bound of the image cache (IMAGE_CACHE_MAX_BYTES); 1 GiB when not given. */
+  imageCacheMaxBytes?: number;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -29,7 +33,9 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
  */
 export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
-  const images = createImageCache(opts.distDir);
+  // The hosts of the static tree; with releases this becomes the live release's hosts.json.
+  const siteHosts = new SiteHostsCache(site.root);
+  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
     etag: true,
@@ -38,11 +44,12 @@ export function createAppHandler(opts: AppServerOptions) {
     },
   });
   const hostFiles = new Map<string, ReturnType<typeof sirv>>();
+  /** Keyed by a resolved site host only (one entry per site at most). */
   const hostFilesFor = (host: string) => {
     let h = hostFiles.get(host);
     if (!h) {
       // dev: true makes sirv look at the disk per request, so files a revalidation wrote are seen.
-      h = sirv(join(site.root, host), {
+      h = sirv(hostDir(site.root, host)!, {
         dev: true,
         etag: true,
         setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
@@ -67,7 +74,8 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
-    const host = normalizeHost(req.headers.host ?? 'localhost');
+    // The handler has rewritten req.headers.host to the resolved site host.
+    const host = req.headers.host!;
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
       if (err) console.error(err);
@@ -78,30 +86,46 @@ export function createAppHandler(opts: AppServerOptions) {
     }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
   };
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applySecurityHeaders(res);
-    const hostHeader = req.headers.host ?? 'localhost';
+    const checked = parseHost(req.headers.host);
+    if (!checked.ok) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      return;
+    }
+    // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
+    const host = resolveSiteHost(checked.host.hostname, siteHosts.get());
+    req.headers.host = hostHeaderFor(host, checked.host.port);
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', `http://${hostHeader}`);
+      // Origin-form only, and never resolved against a base: "//_image" is a path here, not a host.
+      if (!req.url?.startsWith('/')) throw new Error('not origin-form');
+      url = new URL(`http://${req.headers.host}${req.url}`);
     } catch {
       res.writeHead(400).end('Bad request');
       return;
     }
     if (opts.routes && (await opts.routes(req, res, url))) return;
+    // Astro's image endpoint sees only queries we checked (any method).
+    if (isImageEndpoint(url.pathname)) {
+      const checked = parseImageParams(url.searchParams);
+      if (!checked.ok) {
+        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(checked.message);
+        return;
+      }
+      return images.handle(req, res, `/_image${url.search}`, onDemand);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return onDemand(req, res);
 
     const path = url.pathname;
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(normalizeHost(hostHeader))(req, res, () => onDemand(req, res)) : onDemand(req, res)));
+      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(host)(req, res, () => onDemand(req, res)) : onDemand(req, res)));
     }
-    if (path === '/_image') return images.handle(req, res, `${path}${url.search}`, onDemand);
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();
       return;
     }
-    const host = normalizeHost(hostHeader);
     if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
 
     const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '');
@@ -125,7 +149,11 @@ export function createAppHandler(opts: AppServerOptions) {
       }
     }
     return onDemand(req, res);
-  };
+  }
+
+  /** Sizes of the per-host caches, for tests: never more entries than site hosts. */
+  const cacheSizes = () => ({ hostFiles: hostFiles.size, builds: site.loadedHosts });
+  return Object.assign(handle, { cacheSizes });
 }
 
 export { StaticSite };

@@ -20,6 +20,7 @@ describe('defaults', () => {
       HOST: '127.0.0.1',
       PORT: 4321,
       SEARCH_ENGINE: 'embedded',
+      IMAGE_CACHE_MAX_BYTES: 1073741824,
     });
   });
 
@@ -37,8 +38,9 @@ describe('valid values', () => {
     expect(parseServerEnv({
       CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: '8080',
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
+      IMAGE_CACHE_MAX_BYTES: '5368709120',
     })).toMatchObject({
-      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: 8080,
+      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: 8080, IMAGE_CACHE_MAX_BYTES: 5368709120,
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
     });
   });
@@ -53,6 +55,9 @@ describe('malformed values', () => {
     ['REVALIDATE_SECRET', 'short', 'REVALIDATE_SECRET must be at least 16 characters'],
     ['TAG_MANAGER_ID', 'UA-1234', 'TAG_MANAGER_ID must look like GTM-XXXXXXX'],
     ['COOKIE_CONSENT_SCRIPT_URL', '/relative.js', 'COOKIE_CONSENT_SCRIPT_URL must be an absolute URL'],
+    ['IMAGE_CACHE_MAX_BYTES', '1GiB', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
+    ['IMAGE_CACHE_MAX_BYTES', '-1', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
+    ['IMAGE_CACHE_MAX_BYTES', '1000', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);

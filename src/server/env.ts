@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { LOG_LEVELS } from '../lib/graphql/log.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
+const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
+const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
 
 /** The server's environment: every variable, its default, and what a malformed value gets told. */
@@ -20,6 +22,7 @@ export const ServerEnvSchema = v.object({
   OPENSEARCH_URL: v.optional(Url('OPENSEARCH_URL')),
   OPENSEARCH_INDEX_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'OPENSEARCH_INDEX_PREFIX must be lowercase letters, digits, - or _'))),
   SEARCH_INDEX_DIR: v.optional(v.string()),
+  IMAGE_CACHE_MAX_BYTES: v.optional(Bytes, String(1024 ** 3)),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;

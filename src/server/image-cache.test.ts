@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -127,5 +127,85 @@ describe('ImageCache', () => {
     await stored(url(8));
     const key = cache.keyOf(url(8));
     expect(readdirSync(join(dir, key.slice(0, 2))).sort()).toEqual([`${key}.bin`, `${key}.json`]);
+  });
+});
+
+describe('ImageCache: answers are inert', () => {
+  it('sends a raster image with a sandbox CSP and inline', async () => {
+    const res = await get(url(20));
+    await stored(url(20));
+    expect(res.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(res.headers['content-disposition']).toBeUndefined();
+    const hit = await get(url(20));
+    expect(hit.headers['x-image-cache']).toBe('hit');
+    expect(hit.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(hit.headers['content-disposition']).toBeUndefined();
+  });
+
+  it('sends an SVG that still comes out of the endpoint sandboxed and as a download, made or cached', async () => {
+    answer = { status: 200, type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' };
+    const made = await get(url(21));
+    await stored(url(21));
+    const hit = await get(url(21));
+    for (const res of [made, hit]) {
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+      expect(res.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+      expect(res.headers['content-disposition']).toBe('attachment');
+    }
+    expect(hit.headers['x-image-cache']).toBe('hit');
+  });
+});
+
+describe('ImageCache: size limit', () => {
+  const key = (c: ImageCache, n: number) => c.keyOf(url(n));
+  const onDisk = (c: ImageCache, n: number) => existsSync(join(c.dir, key(c, n).slice(0, 2), `${key(c, n)}.bin`));
+
+  it('evicts the least recently read entries first once over the limit', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'image-cache-lru-'));
+    try {
+      const probe = new ImageCache(d);
+      await probe.write(url(1), Buffer.alloc(1000), 'image/webp');
+      const entry = probe.totalBytes; // one entry: body and meta
+      rmSync(d, { recursive: true, force: true });
+
+      const c = new ImageCache(d, { maxBytes: Math.floor(entry * 3.5) });
+      for (const n of [1, 2, 3]) await c.write(url(n), Buffer.alloc(1000), 'image/webp');
+      expect(c.size).toBe(3);
+      // 1 was written first but read last: 2 is now the least recently used.
+      expect(await c.read(url(1))).not.toBeNull();
+      await c.write(url(4), Buffer.alloc(1000), 'image/webp');
+      expect(c.size).toBe(3);
+      expect(onDisk(c, 2)).toBe(false);
+      expect(await c.read(url(2))).toBeNull();
+      expect([1, 3, 4].map((n) => onDisk(c, n))).toEqual([true, true, true]);
+      expect(c.totalBytes).toBeLessThanOrEqual(c.maxBytes);
+      // Next goes 3, then 1.
+      await c.write(url(5), Buffer.alloc(1000), 'image/webp');
+      expect([1, 3, 4, 5].map((n) => onDisk(c, n))).toEqual([true, false, true, true]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('rebuilds its index from disk at start, in last-use order, and applies a smaller limit', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'image-cache-lru-'));
+    try {
+      const first = new ImageCache(d);
+      for (const n of [1, 2, 3]) {
+        await first.write(url(n), Buffer.alloc(1000), 'image/webp');
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      await first.read(url(1));
+      const entry = first.totalBytes / 3;
+      // Let the touch of entry 1 reach the disk (its mtime) before the restart.
+      await new Promise((r) => setTimeout(r, 50));
+      const again = new ImageCache(d, { maxBytes: Math.floor(entry * 2.5) });
+      await again.init();
+      expect(again.size).toBe(2);
+      expect(again.totalBytes).toBeLessThanOrEqual(again.maxBytes);
+      expect([1, 2, 3].map((n) => onDisk(again, n))).toEqual([true, false, true]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });

@@ -32,7 +32,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     console.warn(`[search] not ready: ${(err as Error).message}`);
   }
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
-  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search } });
+  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search }, imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES });
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       console.error('[server]', err);

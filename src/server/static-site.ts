@@ -72,6 +72,11 @@ export class StaticSite {
     }
   }
 
+  /** How many hosts have a loaded build. */
+  get loadedHosts(): number {
+    return this.hosts.size;
+  }
+
   /** Forgets what was loaded, so the next request reads the newest build. */
   invalidate(): void {
     this.hosts.clear();

@@ -1,0 +1,141 @@
+import * as v from 'valibot';
+
+/**
+ * The query of `/_image`, checked before Astro's endpoint sees it. Astro's own URLs (getImage,
+ * <Image>, the catalogue presets) always pass: `href`, `w`, `h`, `f`, `q`, `fit`. Anything else
+ * (other parameters, a repeated one, a size beyond 4000, a vector or unknown format, a source
+ * outside the allowed domains) gets a 400 with a message naming the parameter, so a request can
+ * neither make the server produce an inline SVG nor fill the image cache with variants.
+ */
+
+/** A remote image pattern, as in Astro's `image.remotePatterns`. */
+export interface RemotePattern {
+  protocol?: string;
+  hostname?: string;
+  port?: string;
+  pathname?: string;
+}
+
+/** Where remote images may come from: the PIM and content hub (their emulators on loopback locally). Used by astro.config.mjs too. */
+export const IMAGE_REMOTE_PATTERNS: RemotePattern[] = [
+  { protocol: 'http', hostname: '127.0.0.1' },
+  { protocol: 'http', hostname: 'localhost' },
+];
+
+/** Output formats: raster only, so nothing made here can run script. */
+export const IMAGE_FORMATS = ['webp', 'png', 'avif', 'jpeg', 'jpg'] as const;
+/** The Content-Types of those formats; any other answer of /_image is sent as a download. */
+export const RASTER_TYPES: ReadonlySet<string> = new Set(['image/webp', 'image/png', 'image/avif', 'image/jpeg']);
+/** Astro's fit values. */
+export const IMAGE_FITS = ['fill', 'contain', 'cover', 'none', 'scale-down'] as const;
+/** Astro's named qualities (sharp service). */
+export const IMAGE_QUALITIES = ['low', 'mid', 'high', 'max'] as const;
+export const MAX_IMAGE_SIZE = 4000;
+const MAX_HREF = 2048;
+const PARAMS = ['href', 'w', 'h', 'f', 'q', 'fit'] as const;
+
+const matchesWildcard = (value: string, pattern: string): boolean => {
+  if (pattern.startsWith('**.')) return value.endsWith(pattern.slice(2)) && value.length > pattern.length - 2;
+  if (pattern.startsWith('*.')) {
+    const rest = pattern.slice(1);
+    return value.endsWith(rest) && !value.slice(0, -rest.length).includes('.') && value.length > rest.length;
+  }
+  return value === pattern;
+};
+
+const matchesPath = (path: string, pattern: string): boolean => {
+  if (pattern.endsWith('/**')) return path.startsWith(pattern.slice(0, -2));
+  if (pattern.endsWith('/*')) {
+    const base = pattern.slice(0, -1);
+    return path.startsWith(base) && !path.slice(base.length).includes('/');
+  }
+  return path === pattern;
+};
+
+/** True when an absolute URL matches one of the patterns (Astro's remotePatterns semantics). */
+export function isAllowedRemote(href: string, patterns: readonly RemotePattern[] = IMAGE_REMOTE_PATTERNS): boolean {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.username || url.password) return false;
+  return patterns.some((p) =>
+    (!p.protocol || url.protocol === `${p.protocol.replace(/:$/, '')}:`)
+    && (!p.hostname || matchesWildcard(url.hostname, p.hostname))
+    && (!p.port || url.port === p.port)
+    && (!p.pathname || matchesPath(url.pathname, p.pathname)));
+}
+
+/** A built asset of the app (`/_astro/<name>.<hash>.<ext>`), one file name, no traversal. */
+const LOCAL_ASSET = /^\/_astro\/[A-Za-z0-9_@-][A-Za-z0-9._@-]*\.(?:png|jpe?g|webp|avif|gif|svg|tiff?)$/;
+
+const isAllowedSource = (href: string) => LOCAL_ASSET.test(href) || (/^https?:\/\//i.test(href) && isAllowedRemote(href));
+
+const sizeMessage = (name: string) => `${name} must be a whole number from 1 to ${MAX_IMAGE_SIZE}`;
+const Size = (name: string) => v.optional(v.pipe(
+  v.string(),
+  v.regex(/^[1-9]\d{0,3}$/, sizeMessage(name)),
+  v.transform(Number),
+  v.maxValue(MAX_IMAGE_SIZE, sizeMessage(name)),
+));
+
+const qualityMessage = `q must be a whole number from 1 to 100 or one of ${IMAGE_QUALITIES.join(', ')}`;
+
+export const ImageParamsSchema = v.pipe(
+  v.strictObject({
+    href: v.pipe(
+      v.string(),
+      v.maxLength(MAX_HREF, `href must be at most ${MAX_HREF} characters`),
+      v.check(isAllowedSource, 'href must be an /_astro/ asset or an image on an allowed domain'),
+    ),
+    w: Size('w'),
+    h: Size('h'),
+    f: v.picklist(IMAGE_FORMATS, `f must be one of ${IMAGE_FORMATS.join(', ')}`),
+    q: v.optional(v.union([
+      v.pipe(v.string(), v.regex(/^(?:[1-9]\d?|100)$/), v.transform(Number)),
+      v.picklist(IMAGE_QUALITIES),
+    ], qualityMessage)),
+    fit: v.optional(v.picklist(IMAGE_FITS, `fit must be one of ${IMAGE_FITS.join(', ')}`)),
+  }),
+  v.check((p) => p.w !== undefined || p.h !== undefined, 'w or h is required'),
+);
+export type ImageParams = v.InferOutput<typeof ImageParamsSchema>;
+
+/**
+ * True for every path Astro's router would take for its image endpoint: percent-encoded
+ * (`/%5Fimage`), with doubled or trailing slashes (`//_image`, `/_image/`) or in another case.
+ */
+export function isImageEndpoint(pathname: string): boolean {
+  let p = pathname;
+  for (let i = 0; i < 3 && p.includes('%'); i++) {
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      break;
+    }
+  }
+  return p.replace(/[/\\]+/g, '/').replace(/(.)\/$/, '$1').toLowerCase() === '/_image';
+}
+
+/**
+ * Checks the query of an `/_image` request.
+ *
+ * @example parseImageParams(new URLSearchParams('href=/_astro/a.b1.svg&w=480&h=270&f=webp')) // { ok: true, … }
+ * @example parseImageParams(new URLSearchParams('href=/_astro/a.svg&w=abc&f=webp')) // { ok: false, message: 'w must be a whole number from 1 to 4000' }
+ */
+export function parseImageParams(query: URLSearchParams): { ok: true; params: ImageParams } | { ok: false; message: string } {
+  const seen = new Set<string>();
+  for (const key of query.keys()) {
+    if (!(PARAMS as readonly string[]).includes(key)) return { ok: false, message: `Unknown parameter ${JSON.stringify(key.slice(0, 40))} (allowed: ${PARAMS.join(', ')})` };
+    if (seen.has(key)) return { ok: false, message: `${key} must be given once` };
+    seen.add(key);
+  }
+  if (!query.has('href')) return { ok: false, message: 'href is required' };
+  if (!query.has('f')) return { ok: false, message: `f must be one of ${IMAGE_FORMATS.join(', ')}` };
+  const result = v.safeParse(ImageParamsSchema, Object.fromEntries(query));
+  if (result.success) return { ok: true, params: result.output };
+  return { ok: false, message: result.issues[0].message };
+}
