@@ -18,7 +18,7 @@ export default defineConfig({
   prefetch: { prefetchAll: true, defaultStrategy: 'hover' },
   build: { inlineStylesheets: 'never' },
   // Catalogue images come from the PIM (its emulator on loopback locally); its demo pictures are
-  // SVGs, which sharp rasterizes to the webp/png presets of src/components/catalogue/image-presets.ts.
+  // SVGs, which sharp rasterizes to the webp/png presets of src/components/ui/image-presets.ts.
   image: {
     remotePatterns: [{ protocol: 'http', hostname: '127.0.0.1' }, { protocol: 'http', hostname: 'localhost' }],
     dangerouslyProcessSVG: true,
