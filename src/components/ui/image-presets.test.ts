@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_PRESETS, sourceFormats, transformOf } from './image-presets.ts';
+import { IMAGE_PRESETS, sourceFormats, srcsetOf, srcsetTransforms, transformOf } from './image-presets.ts';
 
 describe('image presets', () => {
   it('hold the spec sizes (§3 asset presets, §9 image sizes)', () => {
@@ -35,5 +35,39 @@ describe('image presets', () => {
     expect(transformOf('DocumentThumbnail').format).toBe('png');
     expect(sourceFormats('DocumentThumbnail')).toEqual(['webp']);
     expect(sourceFormats('Gallery')).toEqual([]);
+  });
+});
+
+describe('srcset transforms', () => {
+  it('offer half, three quarters and the whole preset width, never more', () => {
+    expect(srcsetTransforms('Stretched').map((t) => [t.width, t.height])).toEqual([[590, 332], [885, 498], [1180, 664]]);
+    expect(srcsetTransforms('StretchedVideo').map((t) => [t.width, t.height])).toEqual([[600, 338], [900, 506], [1200, 675]]);
+    expect(srcsetTransforms('BreakOut').map((t) => t.width)).toEqual([490, 735, 980]);
+    expect(srcsetTransforms('Inline').map((t) => t.width)).toEqual([390, 585, 780]);
+    for (const name of ['Stretched', 'StretchedVideo', 'BreakOut', 'Inline', 'AsideSquare', 'AsideVideo'] as const) {
+      const ts = srcsetTransforms(name);
+      expect(Math.max(...ts.map((t) => t.width))).toBe(IMAGE_PRESETS[name].width);
+      expect(ts.at(-1)).toEqual(transformOf(name));
+    }
+  });
+
+  it('keep the preset\'s aspect ratio, fit, format and quality at every width', () => {
+    expect(srcsetTransforms('AsideSquare')).toEqual([
+      { width: 480, height: 480, fit: 'cover', format: 'webp', quality: 90 },
+      { width: 720, height: 720, fit: 'cover', format: 'webp', quality: 90 },
+      { width: 960, height: 960, fit: 'cover', format: 'webp', quality: 90 },
+    ]);
+    expect(srcsetTransforms('AsideVideo').map((t) => t.height)).toEqual([270, 405, 540]);
+    expect(srcsetTransforms('Inline', { format: 'png' }).every((t) => t.format === 'png')).toBe(true);
+  });
+
+  it('ignore fractions above 1 and candidates too small to be worth a request', () => {
+    expect(srcsetTransforms('Inline', { fractions: [2, 1.5, 0.5] }).map((t) => t.width)).toEqual([390, 780]);
+    expect(srcsetTransforms('ContactPortrait').map((t) => t.width)).toEqual([40, 60, 80]);
+    expect(srcsetTransforms('GalleryThumbnail').map((t) => t.width)).toEqual([42, 56]);
+  });
+
+  it('write a srcset attribute', () => {
+    expect(srcsetOf([{ url: '/_image?w=390', width: 390 }, { url: '/_image?w=780', width: 780 }])).toBe('/_image?w=390 390w, /_image?w=780 780w');
   });
 });
