@@ -19,7 +19,7 @@ export default defineConfig({
   prefetch: { prefetchAll: true, defaultStrategy: 'hover' },
   build: { inlineStylesheets: 'never' },
   // Catalogue images come from the PIM (its emulator on loopback locally); its demo pictures are
-  // SVGs, which sharp rasterizes to the webp/png presets of src/components/catalogue/image-presets.ts.
+  // SVGs, which sharp rasterizes to the webp/png presets of src/components/ui/image-presets.ts.
   // Our server checks every /_image query against the same patterns first (src/server/image-params.ts).
   image: {
     remotePatterns: IMAGE_REMOTE_PATTERNS,

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError } from 'graphql-yoga';
-import { pickLocale, type Localized } from './store.ts';
-import type { Ctx, HubExtension, HubHelpers } from './server.ts';
+import { filesIn, pickLocale, type Localized } from './store.ts';
+import type { Ctx, FileLink, HubExtension, HubHelpers } from './server.ts';
 
 /**
  * Editorial content of the content hub: stories (with categories and contacts), media releases,
@@ -399,6 +399,15 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
     resolvers(h: HubHelpers) {
       const data = dataSource(dir);
       data(); // fail fast on a broken dataset
+      // Stories and media releases are public entries: the files they link are public downloads.
+      h.addFileLinks(function* editorialFiles(): Iterable<FileLink> {
+        const d = data();
+        const entries = [...d.stories.map((e) => ({ e, type: 'Story' as const })), ...d.mediaReleases.map((e) => ({ e, type: 'MediaRelease' as const }))];
+        for (const { e, type } of entries) {
+          const usage = { id: e.id, type, protection: 0, isPublished: true, parents: [] };
+          for (const c of Object.values(e.content)) for (const file of filesIn(c.modules)) yield { file, usage };
+        }
+      });
       // Feedback lives as long as this hub instance.
       const feedback: StoredFeedback[] = [];
 

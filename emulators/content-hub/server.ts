@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
-import { ContentStore, pickLocale, type RawPage } from './store.ts';
+import { ContentStore, filesIn, pickLocale, type RawFile, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
 import type { AddressInfo } from 'node:net';
@@ -21,8 +21,27 @@ export interface HubHelpers {
   /** Makes a `/assets/…` URL absolute. */
   abs(url: string): string;
   /** Resolves page ids in links and makes asset URLs absolute, deep. */
-  resolveJson(value: unknown, locales: string[]): unknown;
+  resolveJson(value: unknown, locales: string[], stage?: Stage): unknown;
   store: ContentStore;
+  /** Registers more entries that can link files (stories, media releases), for `File.usedBy`. */
+  addFileLinks(source: () => Iterable<FileLink>): void;
+}
+
+/** An entry (page, story, media release) and one file its published content links. */
+export interface FileLink {
+  file: RawFile;
+  usage: FileUsage;
+}
+
+interface PageAccess {
+  id: string;
+  protection: number;
+  isPublished: boolean;
+}
+
+interface FileUsage extends PageAccess {
+  type: 'Page' | 'Story' | 'MediaRelease';
+  parents: PageAccess[];
 }
 
 /** A schema extension: extra type definitions and resolvers merged into the content hub. */
@@ -56,32 +75,34 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
 
   const asset = (a: any) => (a && typeof a === 'object' && typeof a.url === 'string' ? { ...a, url: abs(a.url) } : a);
 
-  const pageRef = (id: string, locales: string[]) => {
+  // Like a headless CMS, a reference to an entry that is not in the requested stage (a page not
+  // published yet, seen from PUBLISHED) resolves to null: its title and path never leave the hub.
+  const pageRef = (id: string, locales: string[], stage: Stage = 'PUBLISHED') => {
     const p = store.pageById(id);
-    if (!p) return null;
+    if (!p || !inStage(p, stage)) return null;
     return { id: p.id, path: store.pathOf(p), site: p.site, title: pickLocale(p.content, locales)?.value.title ?? p.slug };
   };
 
   /** Deep-copies module JSON, resolving page ids in links and making asset URLs absolute. */
-  const resolveJson = (value: unknown, locales: string[]): unknown => {
-    if (Array.isArray(value)) return value.map((v) => resolveJson(v, locales));
+  const resolveJson = (value: unknown, locales: string[], stage: Stage = 'PUBLISHED'): unknown => {
+    if (Array.isArray(value)) return value.map((v) => resolveJson(v, locales, stage));
     if (!value || typeof value !== 'object') return value;
     const obj = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
-      if (k === 'page' && typeof v === 'string') out[k] = pageRef(v, locales);
+      if (k === 'page' && typeof v === 'string') out[k] = pageRef(v, locales, stage);
       else if (k === 'url' && typeof v === 'string' && 'mimeType' in obj) out[k] = abs(v);
       else if (k === 'url' && typeof v === 'string' && 'fileName' in obj) out[k] = abs(v);
-      else out[k] = resolveJson(v, locales);
+      else out[k] = resolveJson(v, locales, stage);
     }
     return out;
   };
 
-  const link = (l: any, locales: string[]) => {
+  const link = (l: any, locales: string[], stage: Stage = 'PUBLISHED') => {
     if (!l) return null;
     return {
       text: typeof l.text === 'object' && l.text ? pickLocale(l.text, locales)?.value ?? null : l.text ?? null,
-      page: typeof l.page === 'string' ? pageRef(l.page, locales) : null,
+      page: typeof l.page === 'string' ? pageRef(l.page, locales, stage) : null,
       path: l.path ?? null,
       url: l.url ?? null,
       productSlug: l.productSlug ?? null,
@@ -91,15 +112,15 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     };
   };
 
-  const navItem = (item: any, locales: string[]): any => ({
+  const navItem = (item: any, locales: string[], stage: Stage): any => ({
     id: item.id,
     title: pickLocale(item.title, locales)?.value ?? '',
-    link: link(item.link, locales),
+    link: link(item.link, locales, stage),
     countries: item.countries ?? [],
     hidden: !!item.hidden,
     hideSubItems: !!item.hideSubItems,
     breadcrumbOverride: item.breadcrumbOverride ? pickLocale(item.breadcrumbOverride, locales)?.value ?? null : null,
-    items: (item.items ?? []).map((i: any) => navItem(i, locales)),
+    items: (item.items ?? []).map((i: any) => navItem(i, locales, stage)),
   });
 
   const page = (p: RawPage, stage: Stage, locales: string[]) => {
@@ -116,17 +137,31 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
       theme: p.theme ?? 'Default',
       countries: p.countries ?? [],
       protection: p.protection ?? 0,
+      parents: store.parentsOf(p).map(access),
       languages: Object.keys(p.content),
       contentLanguage: picked.lang,
       title: picked.value.title,
       description: picked.value.description ?? null,
-      modules: resolveJson(picked.value.modules ?? [], locales),
+      modules: resolveJson(picked.value.modules ?? [], locales, stage),
       updatedAt: p.updatedAt ?? '2026-01-01T00:00:00.000Z',
       isPublished: inStage(p, 'PUBLISHED'),
     };
   };
 
-  const helpers: HubHelpers = { get origin() { return originOf(); }, abs, resolveJson, store };
+  const access = (p: RawPage): PageAccess => ({ id: p.id, protection: p.protection ?? 0, isPublished: inStage(p, 'PUBLISHED') });
+
+  // Pages link files from their published content (a page's draft overlay is not published).
+  const fileSources: (() => Iterable<FileLink>)[] = [function* pageFiles() {
+    for (const p of store.data.pages) {
+      const usage: FileUsage = { ...access(p), type: 'Page', parents: store.parentsOf(p).map(access) };
+      for (const c of Object.values(p.content)) for (const file of filesIn(c.modules)) yield { file, usage };
+    }
+  }];
+
+  const helpers: HubHelpers = {
+    get origin() { return originOf(); }, abs, resolveJson, store,
+    addFileLinks: (source) => { fileSources.push(source); },
+  };
   const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
     typeDefs: [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)],
@@ -142,24 +177,24 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
             sites: s.sites.map((site: any) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], defaultLanguage: null, ...site })),
           };
         },
-        headerNavigation: (_: unknown, { id }: { id: string }, ctx: Ctx) => {
+        headerNavigation: (_: unknown, { id, stage }: { id: string; stage: Stage }, ctx: Ctx) => {
           const nav = store.data.navigation.find((n) => n.id === id && n.kind === 'header');
           if (!nav) return null;
           return {
             id: nav.id, theme: nav.theme ?? 'Default', hidden: !!nav.hidden,
-            homeItems: (nav.homeItems ?? []).map((i: any) => navItem(i, ctx.locales)),
-            topItems: (nav.topItems ?? []).map((i: any) => navItem(i, ctx.locales)),
+            homeItems: (nav.homeItems ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
+            topItems: (nav.topItems ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
           };
         },
-        footerNavigation: (_: unknown, { id }: { id: string }, ctx: Ctx) => {
+        footerNavigation: (_: unknown, { id, stage }: { id: string; stage: Stage }, ctx: Ctx) => {
           const nav = store.data.navigation.find((n) => n.id === id && n.kind === 'footer');
           if (!nav) return null;
           return {
             id: nav.id, theme: nav.theme ?? 'Default',
-            contactLink: link(nav.contactLink, ctx.locales),
+            contactLink: link(nav.contactLink, ctx.locales, stage),
             navigationSections: (nav.navigationSections ?? []).map((s: any) => ({
               id: s.id, title: pickLocale(s.title, ctx.locales)?.value ?? '',
-              items: (s.items ?? []).map((i: any) => navItem(i, ctx.locales)),
+              items: (s.items ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
             })),
           };
         },
@@ -180,16 +215,17 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
         },
         allSystemRedirects: () => store.data.redirects,
         file: (_: unknown, a: { slug: string; locale?: string | null }) => {
-          const found: any[] = [];
-          for (const p of store.data.pages) {
-            for (const c of Object.values(p.content)) {
-              for (const m of c.modules as any[]) {
-                if (m?.type === 'downloads') for (const f of m.files ?? []) if (f.slug === a.slug) found.push(f);
-              }
+          const found: RawFile[] = [];
+          const usedBy = new Map<string, FileUsage>();
+          for (const source of fileSources) {
+            for (const { file, usage } of source()) {
+              if (file.slug !== a.slug) continue;
+              found.push(file);
+              usedBy.set(`${usage.type}:${usage.id}`, usage);
             }
           }
           const hit = found.find((f) => f.locale === (a.locale ?? 'en')) ?? found[0];
-          return hit ? { ...hit, url: abs(hit.url) } : null;
+          return hit ? { slug: hit.slug, fileName: hit.fileName, size: hit.size, locale: hit.locale, url: abs(hit.url), usedBy: [...usedBy.values()] } : null;
         },
       },
       Mutation: {

@@ -68,6 +68,19 @@ export class ContentStore {
     return this.data.pages.find((p) => p.id === id);
   }
 
+  /** The parent chain of a page, nearest first (cycles cut). */
+  parentsOf(page: RawPage): RawPage[] {
+    const out: RawPage[] = [];
+    const seen = new Set<string>([page.id]);
+    let cur = page.parent ? this.pageById(page.parent) : undefined;
+    while (cur && !seen.has(cur.id)) {
+      seen.add(cur.id);
+      out.push(cur);
+      cur = cur.parent ? this.pageById(cur.parent) : undefined;
+    }
+    return out;
+  }
+
   /** Site-relative path of a page: the chain of slugs from its top-level ancestor ('' for home). */
   pathOf(page: RawPage): string {
     const slugs: string[] = [];
@@ -94,4 +107,26 @@ export function pickLocale<T>(value: Localized<T> | undefined, locales: string[]
   }
   const first = keys[0];
   return first ? { lang: first, value: value[first]! } : null;
+}
+
+/** A file reference inside module JSON: `{ slug, title, fileName, url, size, locale }`. */
+export interface RawFile {
+  slug: string;
+  fileName: string;
+  url: string;
+  size: number;
+  locale: string;
+  title?: unknown;
+}
+
+/** Every file referenced anywhere in module JSON (downloads modules or any other module shape). */
+export function filesIn(value: unknown, out: RawFile[] = []): RawFile[] {
+  if (Array.isArray(value)) {
+    for (const v of value) filesIn(v, out);
+  } else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.slug === 'string' && typeof o.fileName === 'string' && typeof o.url === 'string') out.push(o as unknown as RawFile);
+    else for (const v of Object.values(o)) filesIn(v, out);
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
-import { IMAGE_PRESETS } from '../../components/catalogue/image-presets.ts';
+import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { initMeasurement } from '../technical-data/measurement.ts';
 import { useHydrated } from '../technical-data/use-measurement.ts';

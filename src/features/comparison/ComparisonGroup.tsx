@@ -4,7 +4,7 @@ import { fill } from '../basket/messages.ts';
 import { changeBasketVariant, removeClassificationFromBasket, removeFromBasket } from '../basket/store.ts';
 import { variantName } from '../technical-data/specifications.ts';
 import { Icon } from '../../components/ui/Icon.tsx';
-import { IMAGE_PRESETS } from '../../components/catalogue/image-presets.ts';
+import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
 import { comparisonCsv, csvFileName } from './csv.ts';
 import { comparisonRows, visibleRows, type ComparisonRow } from './rows.ts';
 import type { ComparisonApiProduct } from '../../models/catalogue-api.ts';

@@ -1,5 +1,5 @@
 import { contentQuery, type ContentContext } from './client.ts';
-import { mapFooter, mapHeader, mapPage, mapSystemData } from './map.ts';
+import { mapFooter, mapHeader, mapPage, mapSystemData, type NavigationOptions } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
 import { createLogger } from '../graphql/log.ts';
@@ -7,10 +7,13 @@ import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
 import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import type { Page, SystemRedirect } from './types.ts';
+import { fileAccess, type Grants } from './access.ts';
 
 export type { ContentConfig, ContentContext, Stage } from './client.ts';
 export type { ContentModule, Page, SystemRedirect } from './types.ts';
+export type { NavigationOptions } from './map.ts';
 export { ContentError } from './errors.ts';
+export { NO_GRANTS, type Grants } from './access.ts';
 export * from './editorial.ts';
 
 const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
@@ -21,14 +24,19 @@ export async function getSystemData(ctx: ContentContext): Promise<SystemData> {
   return mapSystemData(raw.systemData);
 }
 
-export async function getHeaderNavigation(ctx: ContentContext, site: Site): Promise<HeaderNavigation | null> {
+/**
+ * The site's header navigation as a visitor may see it: hidden items and items without a link
+ * target are left out. `{ includeHidden: true }` gives the editor's full tree (cache it apart).
+ */
+export async function getHeaderNavigation(ctx: ContentContext, site: Site, opts: NavigationOptions = {}): Promise<HeaderNavigation | null> {
   const raw = await contentQuery(ctx, 'headerNavigation', q.HEADER_NAVIGATION, { id: site.headerNavigationId, stage: ctx.stage }, s.RawHeaderSchema);
-  return raw.headerNavigation ? mapHeader(raw.headerNavigation) : null;
+  return raw.headerNavigation ? mapHeader(raw.headerNavigation, opts, warnOf(ctx)) : null;
 }
 
-export async function getFooterNavigation(ctx: ContentContext, site: Site): Promise<FooterNavigation | null> {
+/** The site's footer navigation, filtered like {@link getHeaderNavigation}. */
+export async function getFooterNavigation(ctx: ContentContext, site: Site, opts: NavigationOptions = {}): Promise<FooterNavigation | null> {
   const raw = await contentQuery(ctx, 'footerNavigation', q.FOOTER_NAVIGATION, { id: site.footerNavigationId, stage: ctx.stage }, s.RawFooterSchema);
-  return raw.footerNavigation ? mapFooter(raw.footerNavigation) : null;
+  return raw.footerNavigation ? mapFooter(raw.footerNavigation, opts, warnOf(ctx)) : null;
 }
 
 /** A page of the site (or a global page) by its site-relative path ('' for home); null if none. */
@@ -67,12 +75,26 @@ export interface FileAsset {
   fileName: string;
   size: number;
   locale: string;
+  /**
+   * 'public': linked from a page every visitor may see, so the download may be cached publicly;
+   * 'granted': only the caller's grants open it, so the answer must stay private.
+   */
+  access: 'public' | 'granted';
 }
 
-/** A downloadable file by slug, in the wanted locale when it exists in several. */
-export async function getFile(ctx: ContentContext, slug: string, locale: string): Promise<FileAsset | null> {
+/**
+ * A downloadable file by slug, in the wanted locale when it exists in several; null when there is
+ * none or the caller may not have it. A file is as private as the pages linking it: it is served
+ * when at least one visitor-visible entry (published, neither it nor an ancestor protected) links
+ * it, or a published page the caller holds grants for (`grants`: page ids; {@link NO_GRANTS} for an
+ * anonymous visitor). Every way to a file's URL goes through here, so none can skip the rule.
+ */
+export async function getFile(ctx: ContentContext, slug: string, locale: string, grants: Grants): Promise<FileAsset | null> {
   const raw = await contentQuery(ctx, 'file', q.FILE, { slug, locale }, s.FileSchema);
-  return raw.file;
+  if (!raw.file) return null;
+  const { usedBy, ...file } = raw.file;
+  const access = fileAccess(usedBy, grants);
+  return access ? { ...file, access } : null;
 }
 
 /**

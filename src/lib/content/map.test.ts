@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { mapFooter, mapHeader, mapPage, mapSystemData, technicalName } from './map.ts';
+import { mapFooter, mapHeader, mapNavItems, mapPage, mapSystemData, technicalName } from './map.ts';
 import { RawFooterSchema, RawHeaderSchema, RawPageSchema, RawSystemDataSchema } from './schema.ts';
 
 const rawSite = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -85,7 +85,8 @@ describe('navigation and link mapping', () => {
         ])],
       },
     }).headerNavigation!;
-    const header = mapHeader(raw);
+    // The editor's tree: every item, whatever its link.
+    const header = mapHeader(raw, { includeHidden: true });
     expect(header.theme).toBe('Default');
     expect(header.homeItems[0]!.link).toEqual({
       text: 'Home', page: { id: 'p1', path: '', siteId: 'site-main', title: null },
@@ -107,10 +108,55 @@ describe('navigation and link mapping', () => {
         navigationSections: [{ id: 's', title: 'Company', items: [{ ...rawItem('x', null), items: undefined, breadcrumbOverride: 'X!' }] }],
       },
     }).footerNavigation!;
-    const footer = mapFooter(raw);
+    const footer = mapFooter(raw, { includeHidden: true });
     expect(footer.theme).toBe('Copper');
     expect(footer.contactLink).toMatchObject({ path: '/contact', openInNewTab: false });
     expect(footer.navigationSections[0]!.items[0]).toMatchObject({ id: 'x', items: [], breadcrumbOverride: 'X!' });
+  });
+});
+
+const pageLink = (id: string) => ({ page: { id, path: `/${id}`, site: 'site-main' } });
+const parseItems = (items: unknown[]) => v.parse(RawHeaderSchema, { headerNavigation: { id: 'h', theme: '', hidden: false, homeItems: [], topItems: items } }).headerNavigation!.topItems;
+const ids = (items: { id: string; items: unknown[] }[]): unknown[] => items.map((i) => (i.items.length ? [i.id, ids(i.items as never)] : i.id));
+
+describe('navigation for visitors', () => {
+  const raw = () => parseItems([
+    rawItem('about', pageLink('about'), [
+      { ...rawItem('internal-preview', pageLink('preview')), hidden: true },
+      rawItem('history', pageLink('history')),
+      // A reference to an unpublished page arrives as null from the published stage.
+      rawItem('unpublished', { text: 'Soon', page: null }),
+    ]),
+    { ...rawItem('hidden-section', pageLink('x'), [rawItem('below-hidden', pageLink('y'))]), hidden: true },
+    rawItem('no-link', null, [rawItem('under-no-link', pageLink('z'))]),
+    rawItem('stories', { path: '/stories' }),
+  ]);
+
+  it('leaves out hidden items, their sub items and items without a link target', () => {
+    expect(ids(mapNavItems(raw()))).toEqual([['about', ['history']], 'stories']);
+  });
+
+  it('warns about a link without any target, not about a hidden item or a missing link', () => {
+    const warn = vi.fn();
+    mapNavItems(raw(), {}, warn);
+    expect(warn.mock.calls).toEqual([['Navigation item "unpublished" (unpublished) has no URL']]);
+  });
+
+  it('keeps everything for the editor with includeHidden', () => {
+    expect(ids(mapNavItems(raw(), { includeHidden: true }))).toEqual([
+      ['about', ['internal-preview', 'history', 'unpublished']], ['hidden-section', ['below-hidden']], ['no-link', ['under-no-link']], 'stories',
+    ]);
+  });
+
+  it('filters header and footer alike', () => {
+    const header = mapHeader(v.parse(RawHeaderSchema, {
+      headerNavigation: { id: 'h', theme: '', hidden: false, homeItems: [{ ...rawItem('h1', pageLink('a')), hidden: true }], topItems: [{ ...rawItem('t1', pageLink('a')), hidden: true }, rawItem('t2', pageLink('b'))] },
+    }).headerNavigation!);
+    expect([header.homeItems.map((i) => i.id), header.topItems.map((i) => i.id)]).toEqual([[], ['t2']]);
+    const footer = mapFooter(v.parse(RawFooterSchema, {
+      footerNavigation: { id: 'f', theme: '', contactLink: null, navigationSections: [{ id: 's', title: 'S', items: [{ ...rawItem('f1', pageLink('a')), hidden: true }, rawItem('f2', pageLink('b'))] }] },
+    }).footerNavigation!);
+    expect(footer.navigationSections[0]!.items.map((i) => i.id)).toEqual(['f2']);
   });
 });
 
@@ -147,6 +193,13 @@ describe('mapPage', () => {
   it('defaults pageType to Content and theme to Default, and maps site to siteId', () => {
     const page = mapPage(rawPage([], { site: 'site-main' }));
     expect(page).toMatchObject({ pageType: 'Content', theme: 'Default', siteId: 'site-main', description: null });
+  });
+
+  it('gives a child of a protected page its parent\'s protection and names the protecting pages', () => {
+    const parents = [{ id: 'token-parent', protection: 0, isPublished: true }, { id: 'internal', protection: 1, isPublished: true }];
+    expect(mapPage(rawPage([], { parents }))).toMatchObject({ protection: 1, protectedBy: ['internal'] });
+    expect(mapPage(rawPage([], { protection: 2, parents }))).toMatchObject({ protection: 2, protectedBy: ['page-1', 'internal'] });
+    expect(mapPage(rawPage([]))).toMatchObject({ protection: 0, protectedBy: [] });
   });
 
   it('maps links inside modules to domain links', () => {

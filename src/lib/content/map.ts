@@ -3,6 +3,7 @@ import type { FooterNavigation, HeaderNavigation, NavItem } from '../../site/nav
 import type { Site, SystemData } from '../../site/types.ts';
 import { ModuleSchema, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
 import type { ContentModule, Page } from './types.ts';
+import { effectiveProtection, protectingPages } from './access.ts';
 
 type RawSystem = v.InferOutput<typeof RawSystemDataSchema>['systemData'];
 
@@ -45,33 +46,65 @@ export function mapSystemData(raw: RawSystem): SystemData {
   };
 }
 
-function mapNavItem(raw: RawNavItem): NavItem {
-  return {
-    id: raw.id,
-    title: raw.title,
-    link: raw.link ?? null,
-    countries: raw.countries,
-    hidden: raw.hidden,
-    hideSubItems: raw.hideSubItems,
-    breadcrumbOverride: raw.breadcrumbOverride ?? null,
-    items: (raw.items ?? []).map(mapNavItem),
-  };
+/** Which navigation a caller gets: the visitor's (default) or the editor's full tree. */
+export interface NavigationOptions {
+  /**
+   * Keep hidden items and items without a link target (the editor's navigation). Default false:
+   * public output (HTML, payloads, search) must only hold what a visitor may see.
+   */
+  includeHidden?: boolean;
 }
 
-export function mapHeader(raw: NonNullable<v.InferOutput<typeof RawHeaderSchema>['headerNavigation']>): HeaderNavigation {
+/** A link that leads somewhere (a page reference to an unpublished page arrives as null). */
+function hasTarget(item: RawNavItem): boolean {
+  const l = item.link;
+  return !!l && !!(l.page || l.path || l.url || l.productSlug || l.serviceSlug);
+}
+
+/**
+ * Navigation items as a visitor may see them: a hidden item and one without a link target are
+ * dropped with their sub items (spec §5: hidden items show only in editor mode; an item with no
+ * link, or no target, is skipped), so their titles never reach a page, payload or search index.
+ * `warn` hears about a link without any target (spec: a console warning for a missing URL).
+ */
+export function mapNavItems(raw: readonly RawNavItem[], opts: NavigationOptions = {}, warn: (message: string) => void = () => {}): NavItem[] {
+  const out: NavItem[] = [];
+  for (const item of raw) {
+    if (!opts.includeHidden) {
+      if (item.hidden) continue;
+      if (!hasTarget(item)) {
+        if (item.link) warn(`Navigation item "${item.title}" (${item.id}) has no URL`);
+        continue;
+      }
+    }
+    out.push({
+      id: item.id,
+      title: item.title,
+      link: item.link ?? null,
+      countries: item.countries,
+      hidden: item.hidden,
+      hideSubItems: item.hideSubItems,
+      breadcrumbOverride: item.breadcrumbOverride ?? null,
+      items: mapNavItems(item.items ?? [], opts, warn),
+    });
+  }
+  return out;
+}
+
+export function mapHeader(raw: NonNullable<v.InferOutput<typeof RawHeaderSchema>['headerNavigation']>, opts: NavigationOptions = {}, warn?: (message: string) => void): HeaderNavigation {
   return {
     theme: raw.theme || 'Default',
     hidden: raw.hidden,
-    homeItems: raw.homeItems.map(mapNavItem),
-    topItems: raw.topItems.map(mapNavItem),
+    homeItems: mapNavItems(raw.homeItems, opts, warn),
+    topItems: mapNavItems(raw.topItems, opts, warn),
   };
 }
 
-export function mapFooter(raw: NonNullable<v.InferOutput<typeof RawFooterSchema>['footerNavigation']>): FooterNavigation {
+export function mapFooter(raw: NonNullable<v.InferOutput<typeof RawFooterSchema>['footerNavigation']>, opts: NavigationOptions = {}, warn?: (message: string) => void): FooterNavigation {
   return {
     theme: raw.theme || 'Default',
     contactLink: raw.contactLink ?? null,
-    navigationSections: raw.navigationSections.map((s) => ({ id: s.id, title: s.title, items: s.items.map(mapNavItem) })),
+    navigationSections: raw.navigationSections.map((s) => ({ id: s.id, title: s.title, items: mapNavItems(s.items, opts, warn) })),
   };
 }
 
@@ -95,7 +128,8 @@ export function mapPage(raw: RawPage, onInvalid: (message: string) => void = () 
     pageType: raw.pageType || 'Content',
     theme: raw.theme || 'Default',
     countries: raw.countries,
-    protection: raw.protection,
+    protection: effectiveProtection(raw),
+    protectedBy: protectingPages(raw),
     languages: raw.languages,
     contentLanguage: raw.contentLanguage,
     title: raw.title,

@@ -28,6 +28,7 @@ const NAV_ITEM = /* GraphQL */ `
 const PAGE = /* GraphQL */ `
   fragment PageFields on Page {
     id site mainSiteOnly slug path pageType theme countries protection languages
+    parents { id protection isPublished }
     contentLanguage title description modules updatedAt isPublished
   }
 `;
@@ -107,6 +108,9 @@ export const ALL_SYSTEM_REDIRECTS = /* GraphQL */ `
 
 export const FILE = /* GraphQL */ `
   query File($slug: String!, $locale: String) {
-    file(slug: $slug, locale: $locale) { slug url fileName size locale }
+    file(slug: $slug, locale: $locale) {
+      slug url fileName size locale
+      usedBy { id type protection isPublished parents { id protection isPublished } }
+    }
   }
 `;

@@ -146,6 +146,9 @@ export const ModuleSchema = v.variant('type', [
 ]);
 export type RawModule = v.InferOutput<typeof ModuleSchema>;
 
+/** A page of a parent chain, or an entry linking a file (see access.ts). */
+const PageAccessSchema = v.object({ id: str, protection: v.number(), isPublished: v.boolean() });
+
 export const RawPageSchema = v.object({
   id: str,
   site: nstr,
@@ -156,6 +159,8 @@ export const RawPageSchema = v.object({
   theme: str,
   countries: v.array(str),
   protection: v.picklist([0, 1, 2]),
+  /** Parent chain, nearest first: a page below a protected page is protected too. */
+  parents: v.optional(v.array(PageAccessSchema), []),
   languages: v.array(str),
   contentLanguage: str,
   title: str,
@@ -176,5 +181,9 @@ export const SystemRedirectsSchema = v.object({ systemRedirects: v.array(Redirec
 export const AllSystemRedirectsSchema = v.object({ allSystemRedirects: v.array(RedirectSchema) });
 
 export const FileSchema = v.object({
-  file: v.nullable(v.object({ slug: str, url: str, fileName: str, size: v.number(), locale: str })),
+  file: v.nullable(v.object({
+    slug: str, url: str, fileName: str, size: v.number(), locale: str,
+    /** Every entry linking the file, with its parent chain: who may download it follows from these. */
+    usedBy: v.array(v.object({ ...PageAccessSchema.entries, type: str, parents: v.array(PageAccessSchema) })),
+  })),
 });

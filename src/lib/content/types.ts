@@ -17,8 +17,13 @@ export interface Page {
   pageType: string;
   theme: string;
   countries: string[];
-  /** 0 none, 1 password, 2 CIAM role. */
+  /**
+   * 0 none, 1 password, 2 CIAM role: the protection a visitor meets, i.e. the page's own or that
+   * of its nearest protected ancestor (a child of a protected page is protected too).
+   */
   protection: 0 | 1 | 2;
+  /** Ids of the protected pages (this one and its ancestors) whose grants open this page. */
+  protectedBy: string[];
   /** Languages the page exists in. */
   languages: string[];
   contentLanguage: string;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
-import { fetchFileBody, getFile } from '../../lib/content/index.ts';
+import { fetchFileBody, getFile, NO_GRANTS } from '../../lib/content/index.ts';
 import { serverEnv } from '../../server/env.ts';
 
 const Query = v.object({
@@ -14,8 +14,10 @@ export const GET: APIRoute = async ({ params, url }) => {
   const parsed = v.safeParse(Query, { slug: params.slug, l: url.searchParams.get('l') ?? undefined, dl: url.searchParams.get('dl') ?? undefined });
   if (!parsed.success) return new Response(parsed.issues[0].message, { status: 400 });
   const env = serverEnv();
-  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase());
-  if (!file) return new Response('File not found', { status: 404 });
+  // No grants exist yet (password grants and CIAM roles come later): files of protected pages are refused.
+  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase(), NO_GRANTS);
+  // The same answer for a missing file and one the caller may not have, never cached by a shared cache.
+  if (!file) return new Response('File not found', { status: 404, headers: { 'Cache-Control': 'private, no-store' } });
   const upstream = await fetchFileBody(file);
   if (!upstream.ok || !upstream.body) return new Response('File not available', { status: 502 });
   const disposition = parsed.output.dl === 'true' ? 'attachment' : 'inline';
@@ -23,7 +25,7 @@ export const GET: APIRoute = async ({ params, url }) => {
     headers: {
       'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream',
       'Content-Disposition': `${disposition}; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
-      'Cache-Control': 'public, max-age=3600',
+      'Cache-Control': file.access === 'public' ? 'public, max-age=3600' : 'private, no-store',
     },
   });
 };

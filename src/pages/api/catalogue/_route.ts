@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { presetImageUrl } from '../../../components/catalogue/image-url.ts';
-import type { PresetName } from '../../../components/catalogue/image-presets.ts';
+import { presetImageUrl } from '../../../components/ui/image-url.ts';
+import type { PresetName } from '../../../components/ui/image-presets.ts';
 import { parseCatalogueQuery, type CatalogueApiQuery, type ImageUrl } from '../../../models/catalogue-api.ts';
 
 const json = (body: unknown, status: number, cache = 'no-store') =>

@@ -1,7 +1,8 @@
 /**
- * Every image size the catalogue renders, in one place (spec §3 asset presets, §9 image sizes).
- * Markup names a preset; PresetImage.astro (pages) and the catalogue API (islands) turn it into
- * an astro:assets transform. Defaults: webp (png where asked for too), quality 90, cropped.
+ * Every image size the site renders, in one place (spec §3 asset presets, §9 image sizes): content
+ * modules and the catalogue. Markup names a preset; PresetImage.astro (pages) and the catalogue
+ * API (islands) turn it into an astro:assets transform. Defaults: webp (png where asked for too),
+ * quality 90, cropped.
  */
 
 export type ImageFit = 'cover' | 'contain';
@@ -38,6 +39,8 @@ export const IMAGE_PRESETS = {
   LightboxThumbnail: whole(80, 80),
   Lightbox: whole(1180, 1180),
   ProductCard: whole(180, 180),
+  /** Story contact images (§9), also the author portrait of a quote module. */
+  ContactPortrait: crop(80, 80),
   Capability: crop(480),
   DocumentThumbnail: { width: 128, height: 180, fit: 'cover', formats: ['webp', 'png'], quality: QUALITY },
   VideoThumbnail: crop(1180),
@@ -71,4 +74,36 @@ export function transformOf(name: PresetName, opts: { aspect?: number; format?: 
 /** The <source> formats of a preset, before its <img> one. */
 export function sourceFormats(name: PresetName): ImageFormat[] {
   return IMAGE_PRESETS[name].formats.slice(0, -1) as ImageFormat[];
+}
+
+/** Fractions of a preset's width offered in a srcset: smaller screens and 1x displays load less. */
+export const SRCSET_FRACTIONS = [0.5, 0.75, 1] as const;
+/** Below this width a srcset candidate is not worth its request. */
+const MIN_SRCSET_WIDTH = 40;
+
+/**
+ * The transforms of a responsive image: the preset at fractions of its width, each with the
+ * preset's aspect ratio, smallest first, never wider than the preset (the last one is the preset).
+ *
+ * @example srcsetTransforms('Inline').map((t) => `${t.width}x${t.height}`) // ['390x220', '585x329', '780x439']
+ */
+export function srcsetTransforms(name: PresetName, opts: { aspect?: number; format?: ImageFormat; fractions?: readonly number[] } = {}): TransformOptions[] {
+  const full = transformOf(name, opts);
+  const widths = new Set<number>();
+  for (const f of opts.fractions ?? SRCSET_FRACTIONS) {
+    if (!(f > 0 && f <= 1)) continue;
+    const w = Math.round(full.width * f);
+    if (w >= MIN_SRCSET_WIDTH || f === 1) widths.add(w);
+  }
+  widths.add(full.width);
+  return [...widths].sort((a, b) => a - b).map((width) => ({
+    ...full,
+    width,
+    height: width === full.width ? full.height : Math.round((full.height * width) / full.width),
+  }));
+}
+
+/** A srcset attribute from transformed URLs and their widths: 'a.webp 390w, b.webp 780w'. */
+export function srcsetOf(candidates: readonly { url: string; width: number }[]): string {
+  return candidates.map((c) => `${c.url} ${c.width}w`).join(', ');
 }
