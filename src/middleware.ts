@@ -3,7 +3,7 @@ import { getSystemData, type ContentContext } from './lib/content/index.ts';
 import { contentLocaleChain, fallbackLanguage } from './site/locale.ts';
 import { requestFlags, resolveRequest, type RequestContext } from './site/request.ts';
 import { cacheKey, cacheModeFromQuery, DataCache } from './server/data-cache.ts';
-import { serverEnv } from './server/env.ts';
+import { contentConfig, serverEnv } from './server/env.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import type { Loaders } from './models/content-page.ts';
 
@@ -21,7 +21,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const flags = requestFlags(url.searchParams, { testing: cookies.get('testing')?.value, nextRelease: cookies.get('nextRelease')?.value });
   const preset = locals.prerender;
   const stage = 'PUBLISHED' as const;
-  const base: ContentContext = { config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: ['en'], stage };
+  const base: ContentContext = { config: contentConfig(env), locales: ['en'], stage };
 
   const system = preset?.system
     ?? await cache.get(cacheKey(['systemData'], flags.nextRelease), () => getSystemData(base), cacheMode);

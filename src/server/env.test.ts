@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseServerEnv } from './env.ts';
+import { catalogueConfig, contentConfig, EnvError, parseServerEnv } from './env.ts';
 
 const errorOf = (env: Record<string, string | undefined>): EnvError => {
   try {
@@ -20,6 +20,8 @@ describe('defaults', () => {
       HOST: '127.0.0.1',
       PORT: 4321,
       SEARCH_ENGINE: 'embedded',
+      UPSTREAM_CONNECT_TIMEOUT_MS: 2000,
+      UPSTREAM_TIMEOUT_MS: 5000,
     });
   });
 
@@ -42,6 +44,12 @@ describe('valid values', () => {
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
     });
   });
+
+  it('give the upstream timeouts to the service configs', () => {
+    const env = parseServerEnv({ CATALOGUE_ENDPOINT: 'http://pim.example/graphql', UPSTREAM_CONNECT_TIMEOUT_MS: '1500', UPSTREAM_TIMEOUT_MS: '8000' });
+    expect(contentConfig(env)).toEqual({ endpoint: 'http://127.0.0.1:4100/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
+    expect(catalogueConfig(env)).toEqual({ endpoint: 'http://pim.example/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
+  });
 });
 
 describe('malformed values', () => {
@@ -53,6 +61,8 @@ describe('malformed values', () => {
     ['REVALIDATE_SECRET', 'short', 'REVALIDATE_SECRET must be at least 16 characters'],
     ['TAG_MANAGER_ID', 'UA-1234', 'TAG_MANAGER_ID must look like GTM-XXXXXXX'],
     ['COOKIE_CONSENT_SCRIPT_URL', '/relative.js', 'COOKIE_CONSENT_SCRIPT_URL must be an absolute URL'],
+    ['UPSTREAM_TIMEOUT_MS', 'soon', 'UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds'],
+    ['UPSTREAM_CONNECT_TIMEOUT_MS', '0', 'UPSTREAM_CONNECT_TIMEOUT_MS must be between 50 and 120000 ms'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);

@@ -1,8 +1,15 @@
 import * as v from 'valibot';
 import { LOG_LEVELS } from '../lib/graphql/log.ts';
+import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
+import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
+const Millis = (name: string) => v.pipe(
+  v.string(), v.transform(Number),
+  v.integer(`${name} must be a whole number of milliseconds`),
+  v.minValue(50, `${name} must be between 50 and 120000 ms`), v.maxValue(120_000, `${name} must be between 50 and 120000 ms`),
+);
 
 /** The server's environment: every variable, its default, and what a malformed value gets told. */
 export const ServerEnvSchema = v.object({
@@ -21,6 +28,8 @@ export const ServerEnvSchema = v.object({
   OPENSEARCH_INDEX_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'OPENSEARCH_INDEX_PREFIX must be lowercase letters, digits, - or _'))),
   SEARCH_INDEX_DIR: v.optional(v.string()),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
+  UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
+  UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -32,6 +41,21 @@ export const RENDER_ENV_KEYS = ['COOKIE_CONSENT_SCRIPT_URL', 'COOKIE_CONSENT_ID'
 
 export function renderEnv(env: ServerEnv): string {
   return RENDER_ENV_KEYS.map((k) => `${k}=${env[k] ?? ''}`).join('\n');
+}
+
+/** How long calls to the content hub, the catalogue and the search engine may take. */
+export function upstreamTimeouts(env: ServerEnv): Required<UpstreamTimeouts> {
+  return { connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS, timeoutMs: env.UPSTREAM_TIMEOUT_MS };
+}
+
+/** The content hub's config (endpoint, log level, timeouts). */
+export function contentConfig(env: ServerEnv): GraphQLServiceConfig {
+  return { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
+}
+
+/** The catalogue's config (endpoint, the content log level, timeouts). */
+export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
+  return { endpoint: env.CATALOGUE_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
 }
 
 export class EnvError extends Error {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
-import { EnvError, parseServerEnv } from './env.ts';
+import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
@@ -25,7 +25,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
-  const search = createSearchBackend(searchConfigFromEnv(opts.env ?? process.env, distDir));
+  const search = createSearchBackend({ ...searchConfigFromEnv(opts.env ?? process.env, distDir), timeouts: upstreamTimeouts(env) });
   try {
     await search.open();
   } catch (err) {

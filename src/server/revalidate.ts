@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
-import type { ServerEnv } from './env.ts';
+import { contentConfig, type ServerEnv } from './env.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 
 const MAX_BODY = 64 * 1024;
@@ -51,7 +51,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: {
         distDir: opts.distDir,
-        content: { endpoint: opts.env.CONTENT_ENDPOINT, logLevel: opts.env.CONTENT_LOG_LEVEL },
+        content: contentConfig(opts.env),
         mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
         port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
         force,

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { fetchFileBody, getFile } from '../../lib/content/index.ts';
-import { serverEnv } from '../../server/env.ts';
+import { contentConfig, serverEnv, upstreamTimeouts } from '../../server/env.ts';
 
 const Query = v.object({
   slug: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,120}$/, 'Invalid file slug')),
@@ -14,9 +14,9 @@ export const GET: APIRoute = async ({ params, url }) => {
   const parsed = v.safeParse(Query, { slug: params.slug, l: url.searchParams.get('l') ?? undefined, dl: url.searchParams.get('dl') ?? undefined });
   if (!parsed.success) return new Response(parsed.issues[0].message, { status: 400 });
   const env = serverEnv();
-  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase());
+  const file = await getFile({ config: contentConfig(env), locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase());
   if (!file) return new Response('File not found', { status: 404 });
-  const upstream = await fetchFileBody(file);
+  const upstream = await fetchFileBody(file, upstreamTimeouts(env));
   if (!upstream.ok || !upstream.body) return new Response('File not available', { status: 502 });
   const disposition = parsed.output.dl === 'true' ? 'attachment' : 'inline';
   return new Response(upstream.body, {
