@@ -2,8 +2,9 @@ import { defineMiddleware } from 'astro:middleware';
 import { getSystemData, type ContentContext } from './lib/content/index.ts';
 import { contentLocaleChain, fallbackLanguage } from './site/locale.ts';
 import { requestFlags, resolveRequest, type RequestContext } from './site/request.ts';
-import { cacheKey, cacheModeFromQuery, DataCache } from './server/data-cache.ts';
+import { cacheKey, cacheModeFor, DataCache } from './server/data-cache.ts';
 import { contentConfig, serverEnv } from './server/env.ts';
+import { hasRevalidateSecret } from './server/secret.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import type { Loaders } from './models/content-page.ts';
 
@@ -17,7 +18,8 @@ const cache = new DataCache();
 export const onRequest = defineMiddleware(async (context, next) => {
   const { url, cookies, locals } = context;
   const env = serverEnv();
-  const cacheMode = cacheModeFromQuery(url.searchParams);
+  // The cache parameters (spec §9) are for operators: only a request with the revalidation secret may use them.
+  const cacheMode = cacheModeFor(url.searchParams, hasRevalidateSecret(context.request.headers, env.REVALIDATE_SECRET));
   const flags = requestFlags(url.searchParams, { testing: cookies.get('testing')?.value, nextRelease: cookies.get('nextRelease')?.value });
   const preset = locals.prerender;
   const stage = 'PUBLISHED' as const;

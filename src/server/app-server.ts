@@ -16,10 +16,14 @@ export interface AppServerOptions {
   locals?: Record<string, unknown>;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+  /** Whether a request may use the operator parameters (`?cache=`): it carries the revalidation secret. */
+  privileged?: (req: IncomingMessage) => boolean;
 }
 
 /** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'cache', 'nextRelease', 'category', 'page'];
+const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page'];
+/** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
+const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
 
 /**
@@ -104,7 +108,8 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = normalizeHost(hostHeader);
     if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
 
-    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '');
+    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '')
+      || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;
     if (rule) {

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
 import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
+import { hasRevalidateSecret } from './secret.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,7 +33,10 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     console.warn(`[search] not ready: ${(err as Error).message}`);
   }
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
-  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search } });
+  const handle = createAppHandler({
+    distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search },
+    privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
+  });
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       console.error('[server]', err);

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
 import { contentConfig, type ServerEnv } from './env.ts';
+import { givenSecret, secretMatches } from './secret.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 
 const MAX_BODY = 64 * 1024;
@@ -16,13 +16,6 @@ export type RevalidateRequest = v.InferOutput<typeof RevalidateBody>;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
-}
-
-function secretMatches(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -94,8 +87,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
       json(res, 503, { error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
       return true;
     }
-    const auth = req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? (req.headers['x-revalidate-secret'] as string | undefined);
-    if (!secretMatches(auth, secret)) {
+    if (!secretMatches(givenSecret(req.headers), secret)) {
       json(res, 401, { error: 'Missing or wrong revalidation secret' });
       return true;
     }
