@@ -4,6 +4,7 @@ import sirv from 'sirv';
 import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
 import { normalizeHost, StaticSite } from './static-site.ts';
 import { createImageCache } from './image-cache.ts';
+import { sendErrorPage } from './error-page.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -74,9 +75,11 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = normalizeHost(req.headers.host ?? 'localhost');
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
-      if (err) console.error(err);
-      if (!res.headersSent) {
-        res.statusCode = err ? 500 : 404;
+      if (err) {
+        console.error('[server]', err);
+        sendErrorPage(req, res, err);
+      } else if (!res.headersSent) {
+        res.statusCode = 404;
         res.end();
       }
     }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });

@@ -6,6 +6,7 @@ import { createAppHandler } from './app-server.ts';
 import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
+import { sendErrorPage } from './error-page.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,7 +41,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       console.error('[server]', err);
-      if (!res.headersSent) res.writeHead(500).end();
+      sendErrorPage(req, res, err);
     });
   });
   await new Promise<void>((ok, fail) => {
