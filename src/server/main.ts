@@ -7,6 +7,7 @@ import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
+import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -14,6 +15,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export interface RunningServer {
   server: Server;
   url: string;
+  /** Runs the revalidation in the background until it succeeds (5 s, doubling to 5 min): for a start while the content hub is down. */
+  retryRevalidation(): void;
   close(): Promise<void>;
 }
 
@@ -48,17 +51,37 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
   });
+  let retry: ReturnType<typeof retryWithBackoff> | null = null;
   return {
     server,
     url: `http://localhost:${env.PORT}`,
-    close: () => new Promise((ok) => { revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
+    retryRevalidation: () => {
+      retry ??= retryWithBackoff(() => revalidation.run({}), {
+        onFailure: (err, next) => console.warn(`[revalidate] still failing, the previous release keeps serving; next try in ${Math.round(next / 1000)} s: ${err.message}`),
+        onSuccess: () => console.log('[revalidate] the content hub is back: the release is up to date'),
+      });
+    },
+    close: () => new Promise((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const running = await startServer();
+    // With the content hub down the server still starts over a published release (and catches up
+    // in the background); with nothing published there would be nothing to serve.
+    const env = parseServerEnv(process.env);
+    const distDir = resolve(root, process.env.DIST_DIR ?? 'dist');
+    const hubDown = await probeContentHub(env);
+    if (hubDown && !hasPublishedRelease(distDir)) {
+      console.error(cannotStartMessage(env, hubDown, distDir));
+      process.exit(1);
+    }
+    const running = await startServer({ distDir });
     console.log(`Serving on ${running.url}`);
+    if (hubDown) {
+      console.warn(servingPreviousMessage(env, hubDown));
+      running.retryRevalidation();
+    }
   } catch (err) {
     if (err instanceof EnvError) {
       console.error(err.message);

@@ -75,6 +75,15 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     return queued.promise;
   };
 
+  /** One revalidation (queued behind a running one); the search index is reloaded when it published. */
+  async function run(force: RevalidateRequest): Promise<PrerenderResult> {
+    const result = await schedule(force);
+    if (result.releaseId && opts.onPublished) {
+      await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
+    }
+    return result;
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
     if (req.method !== 'POST') {
@@ -106,10 +115,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
       return true;
     }
     try {
-      const result = await schedule(parsed.output);
-      if (result.releaseId && opts.onPublished) {
-        await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
-      }
+      const result = await run(parsed.output);
       console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {
@@ -121,6 +127,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
 
   return {
     route,
+    run,
     close: () => { for (const w of workers) void w.terminate(); },
   };
 }
