@@ -130,6 +130,22 @@ test('a hanging content hub: prerendered pages are served, on-demand pages answe
     expect(res.ms, path).toBeLessThan(TIMEOUT_MS + 1000);
     expectErrorPage(res, { status: 503, title, heading });
   }
+
+  // The revalidation uses the same transport: it fails (the previous release stays) instead of hanging.
+  const started = performance.now();
+  const revalidation = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: SECOND, path: '/api/revalidate', method: 'POST', agent: false, headers: { host: `localhost:${SECOND}`, 'x-revalidate-secret': REVALIDATE_SECRET, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => { text += c.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+  expect(revalidation.status).toBe(502);
+  expect(revalidation.text).toContain('the previous build stays');
+  expect(performance.now() - started).toBeLessThan(4 * TIMEOUT_MS + 10_000);
+  expect((await get(SECOND, '/en')).headers['x-render']).toBe('prerendered');
 });
 
 test.describe('a failing content hub', () => {
