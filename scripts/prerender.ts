@@ -7,8 +7,11 @@ import { distDir } from './build-if-needed.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Runs the prerender with a progress line; returns the result or exits non-zero with a clear message. */
-export async function runPrerenderCli(opts: { all?: boolean } = {}) {
+/**
+ * Runs the prerender with a progress line; returns the result or exits non-zero with a clear
+ * message (`rethrow`: throws instead, for a caller that can carry on without it).
+ */
+export async function runPrerenderCli(opts: { all?: boolean; rethrow?: boolean } = {}) {
   const tty = process.stdout.isTTY;
   let lastLine = '';
   try {
@@ -28,6 +31,7 @@ export async function runPrerenderCli(opts: { all?: boolean } = {}) {
   } catch (err) {
     if (tty) process.stdout.write('\n');
     console.error(`prerender failed, the previous output is untouched: ${(err as Error).message}`);
+    if (opts.rethrow) throw err;
     process.exit(1);
   }
 }

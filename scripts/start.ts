@@ -2,9 +2,10 @@
 // prerender, then the production server on http://localhost:4321.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIfNeeded } from './build-if-needed.ts';
+import { buildIfNeeded, distDir } from './build-if-needed.ts';
 import { startEmulators } from '../emulators/start.ts';
-import { EnvError, parseServerEnv } from '../src/server/env.ts';
+import { contentConfig, EnvError, parseServerEnv } from '../src/server/env.ts';
+import { cannotStartMessage, hasPublishedRelease, probeContentHub, servingPreviousMessage } from '../src/server/startup.ts';
 import { getSystemData } from '../src/lib/content/index.ts';
 import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
 import { localizedPath } from '../src/site/paths.ts';
@@ -12,6 +13,9 @@ import { siteHost } from '../src/site/resolve-site.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
+
+/** A reason not to start that needs no stack trace. */
+class StartError extends Error {}
 
 async function main() {
   const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
@@ -24,21 +28,39 @@ async function main() {
   }
   process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
   const env = parseServerEnv(process.env);
+  const dist = distDir(root);
 
-  buildIfNeeded(root, { force: process.argv.includes('--build') });
-  const { runPrerenderCli } = await import('./prerender.ts');
-  await runPrerenderCli({ all: process.argv.includes('--all') });
+  // A content hub that is down does not stop the start when a release was published before: it
+  // is served as it is (no build either: a build would replace dist/ and the release with it)
+  // and the revalidation is retried in the background. With nothing published, it does.
+  let hubDown = await probeContentHub(env);
+  if (hubDown && !hasPublishedRelease(dist)) throw new StartError(cannotStartMessage(env, hubDown, dist));
+  if (!hubDown) {
+    buildIfNeeded(root, { force: process.argv.includes('--build') });
+    const { runPrerenderCli } = await import('./prerender.ts');
+    try {
+      await runPrerenderCli({ all: process.argv.includes('--all'), rethrow: true });
+    } catch (err) {
+      if (!hasPublishedRelease(dist)) throw new StartError(cannotStartMessage(env, err as Error, dist));
+      hubDown = err as Error;
+    }
+  }
 
   const { startServer } = await import('../src/server/main.ts');
   const server = await startServer();
   const port = env.PORT;
   console.log(`\nKomax web platform on ${server.url}`);
+  if (hubDown) {
+    console.warn(servingPreviousMessage(env, hubDown));
+    server.retryRevalidation();
+  }
   // The sites and their homes come from the content hub, like everything else about sites.
-  const system = await getSystemData({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: 'error' }, locales: ['en'], stage: 'PUBLISHED' });
-  const width = Math.max(...system.sites.map((s) => s.name.length));
-  for (const site of system.sites) {
+  const system = hubDown ? null : await getSystemData({ config: { ...contentConfig(env), logLevel: 'error' }, locales: ['en'], stage: 'PUBLISHED' }).catch(() => null);
+  const sites = system?.sites ?? [];
+  const width = Math.max('Style guide'.length, ...sites.map((s) => s.name.length));
+  for (const site of sites) {
     const host = siteHost(site, 'localhost');
-    const home = localizedPath(site, makeLocale(fallbackLanguage(site, system.languages), null));
+    const home = localizedPath(site, makeLocale(fallbackLanguage(site, system!.languages), null));
     console.log(`  ${site.name.padEnd(width)}  http://${host}:${port}${home}`);
   }
   console.log(`  ${'Style guide'.padEnd(width)}  http://localhost:${port}/style-guide`);
@@ -54,6 +76,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof EnvError ? err.message : err);
+  console.error(err instanceof EnvError || err instanceof StartError ? err.message : err);
   process.exit(1);
 });

@@ -19,6 +19,8 @@ declare namespace App {
     search?: import('./lib/search/index.ts').ServerSearchBackend;
     /** The release the server currently serves (given by src/server to on-demand renders). */
     releaseId?: string;
+    /** The error the error page (src/pages/500.astro) is rendered for, set by src/middleware.ts. */
+    error?: unknown;
     /** Given by scripts/prerender.ts: the records to render from, so rendering does no I/O. */
     prerender?: import('./models/prerender.ts').PrerenderLocals;
   }

@@ -1,27 +1,62 @@
 import { defineMiddleware } from 'astro:middleware';
+import type { APIContext, MiddlewareNext } from 'astro';
 import { getSystemData, type ContentContext } from './lib/content/index.ts';
 import { contentLocaleChain, fallbackLanguage } from './site/locale.ts';
 import { requestFlags, resolveRequest, type RequestContext } from './site/request.ts';
-import { cacheKey, cacheModeFromQuery, DataCache } from './server/data-cache.ts';
-import { serverEnv } from './server/env.ts';
+import { cacheKey, cacheModeFor, DataCache } from './server/data-cache.ts';
+import { contentConfig, serverEnv } from './server/env.ts';
+import { hasRevalidateSecret } from './server/secret.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import type { Loaders } from './models/content-page.ts';
+import { errorPageStatus } from './site/error-page.ts';
 
 /** One data cache per server process (spec §9). */
 const cache = new DataCache();
 
 /**
+ * Resolves every request once (see `resolve`); any error thrown here or in the page is answered
+ * with the error page: 503 with Retry-After when an upstream service is down, else 500.
+ */
+export const onRequest = defineMiddleware(async (context, next) => {
+  // The error page renders without the content hub (it may be why the request failed).
+  if (context.routePattern === '/500') return next();
+  try {
+    return await resolve(context, next);
+  } catch (err) {
+    return errorPage(context, err);
+  }
+});
+
+/**
+ * The error page (src/pages/500.astro) with the status the error calls for. Astro would render
+ * it too, but always with 500.
+ */
+async function errorPage(context: APIContext, err: unknown): Promise<Response> {
+  const { status, retryAfter } = errorPageStatus(err);
+  const what = `[render] ${context.request.method} ${context.url.pathname}${context.url.search} failed with ${status}:`;
+  if (status === 503) console.error(what, (err as Error).message);
+  else console.error(what, err);
+  context.locals.error = err;
+  const page = await context.rewrite('/500');
+  const headers = new Headers(page.headers);
+  if (retryAfter) headers.set('Retry-After', String(retryAfter));
+  headers.set('Cache-Control', 'no-store');
+  return new Response(page.body, { status, headers });
+}
+
+/**
  * Resolves every request once: site, locale, country, flags and a `t` fixed to the page's
  * language go into `Astro.locals`; redirects of spec 2.3 are answered here.
  */
-export const onRequest = defineMiddleware(async (context, next) => {
+async function resolve(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const { url, cookies, locals } = context;
   const env = serverEnv();
-  const cacheMode = cacheModeFromQuery(url.searchParams);
+  // The cache parameters (spec §9) are for operators: only a request with the revalidation secret may use them.
+  const cacheMode = cacheModeFor(url.searchParams, hasRevalidateSecret(context.request.headers, env.REVALIDATE_SECRET));
   const flags = requestFlags(url.searchParams, { testing: cookies.get('testing')?.value, nextRelease: cookies.get('nextRelease')?.value });
   const preset = locals.prerender;
   const stage = 'PUBLISHED' as const;
-  const base: ContentContext = { config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: ['en'], stage };
+  const base: ContentContext = { config: contentConfig(env), locales: ['en'], stage };
 
   const system = preset?.system
     ?? await cache.get(cacheKey(['systemData'], flags.nextRelease), () => getSystemData(base), cacheMode);
@@ -55,4 +90,4 @@ export const onRequest = defineMiddleware(async (context, next) => {
     nextRelease: flags.nextRelease,
   } satisfies Loaders;
   return next();
-});
+}

@@ -1,6 +1,6 @@
 import type { CatalogueContext } from '../lib/catalogue/index.ts';
 import { UI_LANGUAGES } from '../site/locale.ts';
-import { serverEnv } from '../server/env.ts';
+import { catalogueConfig, serverEnv } from '../server/env.ts';
 
 /** The catalogue language of a page: its language when the catalogue speaks it, else English. */
 export function catalogueLanguage(language: string): string {
@@ -13,5 +13,5 @@ export function catalogueLanguage(language: string): string {
  */
 export function catalogueContext(language: string): CatalogueContext {
   const env = serverEnv();
-  return { config: { endpoint: env.CATALOGUE_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, language: catalogueLanguage(language) };
+  return { config: catalogueConfig(env), language: catalogueLanguage(language) };
 }

@@ -3,7 +3,7 @@ import { getSystemData, type ContentContext } from '../lib/content/index.ts';
 import { contentLocaleChain, makeLocale, parseLocaleSegment } from '../site/locale.ts';
 import type { Locale, SystemData } from '../site/types.ts';
 import { cacheKey, DataCache, type CacheMode } from '../server/data-cache.ts';
-import { serverEnv } from '../server/env.ts';
+import { contentConfig, serverEnv } from '../server/env.ts';
 
 /**
  * What the editorial API routes share: they run outside the page middleware (no `locals`), so
@@ -21,7 +21,7 @@ export function localeOf(code: string): Locale {
 
 export function apiContentContext(locale: Locale): ContentContext {
   const env = serverEnv();
-  return { config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: contentLocaleChain(locale), stage: 'PUBLISHED' };
+  return { config: contentConfig(env), locales: contentLocaleChain(locale), stage: 'PUBLISHED' };
 }
 
 export function apiSystemData(mode: CacheMode = 'use'): Promise<SystemData> {

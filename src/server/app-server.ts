@@ -6,6 +6,7 @@ import { hostDir, StaticSite } from './static-site.ts';
 import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
+import { sendErrorPage } from './error-page.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -20,10 +21,14 @@ export interface AppServerOptions {
   imageCacheMaxBytes?: number;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+  /** Whether a request may use the operator parameters (`?cache=`): it carries the revalidation secret. */
+  privileged?: (req: IncomingMessage) => boolean;
 }
 
 /** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'cache', 'nextRelease', 'category', 'page'];
+const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page'];
+/** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
+const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
 
 /**
@@ -78,9 +83,11 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = req.headers.host!;
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
-      if (err) console.error(err);
-      if (!res.headersSent) {
-        res.statusCode = err ? 500 : 404;
+      if (err) {
+        console.error('[server]', err);
+        sendErrorPage(req, res, err);
+      } else if (!res.headersSent) {
+        res.statusCode = 404;
         res.end();
       }
     }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
@@ -128,7 +135,8 @@ export function createAppHandler(opts: AppServerOptions) {
     }
     if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
 
-    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '');
+    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '')
+      || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;
     if (rule) {

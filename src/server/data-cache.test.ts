@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  CACHE_LOCK_MS, CACHE_MAX_ENTRIES, CACHE_TTL_MS, cacheKey, cacheModeFromQuery, DataCache, NEXT_RELEASE_PREFIX, productCacheKey,
+  CACHE_LOCK_MS, CACHE_MAX_ENTRIES, CACHE_TTL_MS, cacheKey, cacheModeFor, cacheModeFromQuery, DataCache, NEXT_RELEASE_PREFIX, productCacheKey,
 } from './data-cache.ts';
 
 const realPerformance = performance;
@@ -214,14 +214,62 @@ describe('cache modes', () => {
     expect(await cache.get('k', load)).toBe('cached');
   });
 
-  it('clear empties the cache, then loads and stores', async () => {
+  it('clear loads every entry again on its next read and swaps the new value in', async () => {
     const cache = new DataCache();
     await cache.get('a', async () => 'a');
     await cache.get('b', async () => 'b');
     expect(await cache.get('b', async () => 'b2', 'clear')).toBe('b2');
-    expect(cache.size).toBe(1);
     expect(await cache.get('a', async () => 'a2')).toBe('a2');
     expect(await cache.get('b', async () => 'b3')).toBe('b2');
+    expect(await cache.get('a', async () => 'a3')).toBe('a2');
+  });
+
+  it('clear during an outage keeps serving the old values', async () => {
+    const cache = new DataCache();
+    await cache.get('a', async () => 'a');
+    await cache.get('b', async () => 'b');
+    const down = vi.fn(async (): Promise<string> => { throw new Error('Content hub unreachable: no answer within 5000 ms'); });
+    expect(await cache.get('b', down, 'clear')).toBe('b');
+    expect(await cache.get('a', down)).toBe('a');
+    expect(down).toHaveBeenCalledTimes(2);
+    // Within and after the lifetime, and after another clear, the old values stay.
+    expect(await cache.get('a', down)).toBe('a');
+    await vi.advanceTimersByTimeAsync(CACHE_TTL_MS + 1000);
+    expect(await cache.get('a', down)).toBe('a');
+    expect(await cache.get('a', down, 'clear')).toBe('a');
+    expect(await cache.get('b', down)).toBe('b');
+  });
+
+  it('after a failed load following a clear, serves the old value at once and swaps in the next successful load', async () => {
+    const cache = new DataCache();
+    await cache.get('k', async () => 'old');
+    expect(await cache.get('k', async (): Promise<string> => { throw new Error('down'); }, 'clear')).toBe('old');
+    const refresh = deferredLoader<string>();
+    expect(await cache.get('k', refresh.load)).toBe('old');
+    expect(refresh.load).toHaveBeenCalledTimes(1);
+    refresh.calls[0]!.resolve('new');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cache.get('k', async () => 'unused')).toBe('new');
+  });
+
+  it('keeps the old value when the load after a clear hangs beyond the lock time, and stores the load when it ends', async () => {
+    const cache = new DataCache();
+    await cache.get('k', async () => 'old');
+    const slow = deferredLoader<string>();
+    const first = track(cache.get('k', slow.load, 'clear'));
+    await vi.advanceTimersByTimeAsync(CACHE_LOCK_MS + 1);
+    expect(first.value).toBe('old');
+    expect(await cache.get('k', async () => 'unused')).toBe('old');
+    slow.calls[0]!.resolve('new');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cache.get('k', async () => 'unused')).toBe('new');
+  });
+
+  it('are honoured only for a privileged request (one with the revalidation secret)', () => {
+    expect(cacheModeFor(new URLSearchParams('cache=clear'), false)).toBe('use');
+    expect(cacheModeFor(new URLSearchParams('cache=false'), false)).toBe('use');
+    expect(cacheModeFor(new URLSearchParams('cache=clear'), true)).toBe('clear');
+    expect(cacheModeFor(new URLSearchParams('cache=false'), true)).toBe('bypass');
   });
 });
 

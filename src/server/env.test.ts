@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseServerEnv } from './env.ts';
+import { catalogueConfig, contentConfig, EnvError, parseServerEnv } from './env.ts';
 
 const errorOf = (env: Record<string, string | undefined>): EnvError => {
   try {
@@ -21,6 +21,8 @@ describe('defaults', () => {
       PORT: 4321,
       SEARCH_ENGINE: 'embedded',
       IMAGE_CACHE_MAX_BYTES: 1073741824,
+      UPSTREAM_CONNECT_TIMEOUT_MS: 2000,
+      UPSTREAM_TIMEOUT_MS: 5000,
     });
   });
 
@@ -44,6 +46,12 @@ describe('valid values', () => {
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
     });
   });
+
+  it('give the upstream timeouts to the service configs', () => {
+    const env = parseServerEnv({ CATALOGUE_ENDPOINT: 'http://pim.example/graphql', UPSTREAM_CONNECT_TIMEOUT_MS: '1500', UPSTREAM_TIMEOUT_MS: '8000' });
+    expect(contentConfig(env)).toEqual({ endpoint: 'http://127.0.0.1:4100/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
+    expect(catalogueConfig(env)).toEqual({ endpoint: 'http://pim.example/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
+  });
 });
 
 describe('malformed values', () => {
@@ -58,6 +66,8 @@ describe('malformed values', () => {
     ['IMAGE_CACHE_MAX_BYTES', '1GiB', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['IMAGE_CACHE_MAX_BYTES', '-1', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['IMAGE_CACHE_MAX_BYTES', '1000', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
+    ['UPSTREAM_TIMEOUT_MS', 'soon', 'UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds'],
+    ['UPSTREAM_CONNECT_TIMEOUT_MS', '0', 'UPSTREAM_CONNECT_TIMEOUT_MS must be between 50 and 120000 ms'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);

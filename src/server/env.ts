@@ -1,10 +1,17 @@
 import * as v from 'valibot';
 import { LOG_LEVELS } from '../lib/graphql/log.ts';
+import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
+import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
 const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
+const Millis = (name: string) => v.pipe(
+  v.string(), v.transform(Number),
+  v.integer(`${name} must be a whole number of milliseconds`),
+  v.minValue(50, `${name} must be between 50 and 120000 ms`), v.maxValue(120_000, `${name} must be between 50 and 120000 ms`),
+);
 
 /** The server's environment: every variable, its default, and what a malformed value gets told. */
 export const ServerEnvSchema = v.object({
@@ -24,6 +31,8 @@ export const ServerEnvSchema = v.object({
   SEARCH_INDEX_DIR: v.optional(v.string()),
   IMAGE_CACHE_MAX_BYTES: v.optional(Bytes, String(1024 ** 3)),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
+  UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
+  UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -35,6 +44,21 @@ export const RENDER_ENV_KEYS = ['COOKIE_CONSENT_SCRIPT_URL', 'COOKIE_CONSENT_ID'
 
 export function renderEnv(env: ServerEnv): string {
   return RENDER_ENV_KEYS.map((k) => `${k}=${env[k] ?? ''}`).join('\n');
+}
+
+/** How long calls to the content hub, the catalogue and the search engine may take. */
+export function upstreamTimeouts(env: ServerEnv): Required<UpstreamTimeouts> {
+  return { connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS, timeoutMs: env.UPSTREAM_TIMEOUT_MS };
+}
+
+/** The content hub's config (endpoint, log level, timeouts). */
+export function contentConfig(env: ServerEnv): GraphQLServiceConfig {
+  return { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
+}
+
+/** The catalogue's config (endpoint, the content log level, timeouts). */
+export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
+  return { endpoint: env.CATALOGUE_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
 }
 
 export class EnvError extends Error {

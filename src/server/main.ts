@@ -3,8 +3,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
-import { EnvError, parseServerEnv } from './env.ts';
+import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
+import { hasRevalidateSecret } from './secret.ts';
+import { sendErrorPage } from './error-page.ts';
+import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -12,6 +15,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export interface RunningServer {
   server: Server;
   url: string;
+  /** Runs the revalidation in the background until it succeeds (5 s, doubling to 5 min): for a start while the content hub is down. */
+  retryRevalidation(): void;
   close(): Promise<void>;
 }
 
@@ -25,35 +30,59 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
-  const search = createSearchBackend(searchConfigFromEnv(opts.env ?? process.env, distDir));
+  const search = createSearchBackend({ ...searchConfigFromEnv(opts.env ?? process.env, distDir), timeouts: upstreamTimeouts(env) });
   try {
     await search.open();
   } catch (err) {
     console.warn(`[search] not ready: ${(err as Error).message}`);
   }
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
-  const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search }, imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES });
+  const handle = createAppHandler({
+    distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search },
+    imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
+    privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
+  });
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       console.error('[server]', err);
-      if (!res.headersSent) res.writeHead(500).end();
+      sendErrorPage(req, res, err);
     });
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
   });
+  let retry: ReturnType<typeof retryWithBackoff> | null = null;
   return {
     server,
     url: `http://localhost:${env.PORT}`,
-    close: () => new Promise((ok) => { revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
+    retryRevalidation: () => {
+      retry ??= retryWithBackoff(() => revalidation.run({}), {
+        onFailure: (err, next) => console.warn(`[revalidate] still failing, the previous release keeps serving; next try in ${Math.round(next / 1000)} s: ${err.message}`),
+        onSuccess: () => console.log('[revalidate] the content hub is back: the release is up to date'),
+      });
+    },
+    close: () => new Promise((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const running = await startServer();
+    // With the content hub down the server still starts over a published release (and catches up
+    // in the background); with nothing published there would be nothing to serve.
+    const env = parseServerEnv(process.env);
+    const distDir = resolve(root, process.env.DIST_DIR ?? 'dist');
+    const hubDown = await probeContentHub(env);
+    if (hubDown && !hasPublishedRelease(distDir)) {
+      console.error(cannotStartMessage(env, hubDown, distDir));
+      process.exit(1);
+    }
+    const running = await startServer({ distDir });
     console.log(`Serving on ${running.url}`);
+    if (hubDown) {
+      console.warn(servingPreviousMessage(env, hubDown));
+      running.retryRevalidation();
+    }
   } catch (err) {
     if (err instanceof EnvError) {
       console.error(err.message);

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
-import type { ServerEnv } from './env.ts';
+import { contentConfig, type ServerEnv } from './env.ts';
+import { givenSecret, secretMatches } from './secret.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 
 const MAX_BODY = 64 * 1024;
@@ -16,13 +16,6 @@ export type RevalidateRequest = v.InferOutput<typeof RevalidateBody>;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
-}
-
-function secretMatches(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -51,7 +44,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: {
         distDir: opts.distDir,
-        content: { endpoint: opts.env.CONTENT_ENDPOINT, logLevel: opts.env.CONTENT_LOG_LEVEL },
+        content: contentConfig(opts.env),
         mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
         port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
         force,
@@ -82,6 +75,15 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     return queued.promise;
   };
 
+  /** One revalidation (queued behind a running one); the search index is reloaded when it published. */
+  async function run(force: RevalidateRequest): Promise<PrerenderResult> {
+    const result = await schedule(force);
+    if (result.releaseId && opts.onPublished) {
+      await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
+    }
+    return result;
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
     if (req.method !== 'POST') {
@@ -94,8 +96,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
       json(res, 503, { error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
       return true;
     }
-    const auth = req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? (req.headers['x-revalidate-secret'] as string | undefined);
-    if (!secretMatches(auth, secret)) {
+    if (!secretMatches(givenSecret(req.headers), secret)) {
       json(res, 401, { error: 'Missing or wrong revalidation secret' });
       return true;
     }
@@ -114,10 +115,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
       return true;
     }
     try {
-      const result = await schedule(parsed.output);
-      if (result.releaseId && opts.onPublished) {
-        await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
-      }
+      const result = await run(parsed.output);
       console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {
@@ -129,6 +127,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
 
   return {
     route,
+    run,
     close: () => { for (const w of workers) void w.terminate(); },
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, expectNoAxeViolations, raw, PORT } from './fixtures/index.ts';
+import { test, expect, expectNoAxeViolations, raw, PORT, REVALIDATE_SECRET } from './fixtures/index.ts';
 
 /** The catalogue emulator of this run (playwright.config.ts: CATALOGUE_PORT = E2E_PORT - 201). */
 const CATALOGUE = `http://127.0.0.1:${PORT - 201}/graphql`;
@@ -132,9 +132,11 @@ test.describe('technical data', () => {
   });
 
   test('the server renders the saved choice', async () => {
+    // ?cache=false renders on demand only for an operator (the revalidation secret).
     const url = `${KAPPA_320}?cache=false`;
-    const imperial = await raw(url, { headers: { cookie: 'measurement=Imperial' } });
-    const metric = await raw(url, { headers: { cookie: 'measurement=Metric' } });
+    const operator = { 'x-revalidate-secret': REVALIDATE_SECRET };
+    const imperial = await raw(url, { headers: { ...operator, cookie: 'measurement=Imperial' } });
+    const metric = await raw(url, { headers: { ...operator, cookie: 'measurement=Metric' } });
     expect(imperial.status).toBe(200);
     expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">lb<\/span>/);
     expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">kg<\/span>/);

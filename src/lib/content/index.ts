@@ -3,6 +3,8 @@ import { mapFooter, mapHeader, mapPage, mapSystemData, type NavigationOptions } 
 import * as q from './queries.ts';
 import * as s from './schema.ts';
 import { createLogger } from '../graphql/log.ts';
+import { describeFetchFailure, resolveTimeouts, timedStreamFetch, type UpstreamTimeouts } from '../http/timeouts.ts';
+import { ContentError } from './errors.ts';
 import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
 import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
@@ -12,7 +14,7 @@ import { fileAccess, type Grants } from './access.ts';
 export type { ContentConfig, ContentContext, Stage } from './client.ts';
 export type { ContentModule, Page, SystemRedirect } from './types.ts';
 export type { NavigationOptions } from './map.ts';
-export { ContentError } from './errors.ts';
+export { ContentError };
 export { NO_GRANTS, type Grants } from './access.ts';
 export * from './editorial.ts';
 
@@ -99,8 +101,14 @@ export async function getFile(ctx: ContentContext, slug: string, locale: string,
 
 /**
  * Streams a file from the content hub's asset store. Only URLs the content hub itself returned
- * are fetched, so this cannot be turned into an open proxy.
+ * are fetched, so this cannot be turned into an open proxy. A store that does not answer in time
+ * is a ContentError (unavailable); the body then streams as long as it keeps flowing.
  */
-export async function fetchFileBody(file: FileAsset): Promise<Response> {
-  return fetch(file.url);
+export async function fetchFileBody(file: FileAsset, timeouts?: UpstreamTimeouts): Promise<Response> {
+  try {
+    return await timedStreamFetch(file.url, timeouts);
+  } catch (err) {
+    const failure = describeFetchFailure(err, resolveTimeouts(timeouts));
+    throw new ContentError(`Content hub unreachable: ${failure.message}`, { operation: 'fileBody', cause: err, failure: failure.kind });
+  }
 }

@@ -1,26 +1,51 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
 import * as v from 'valibot';
 import { createLogger, truncateVariables, type Logger, type LogLevel } from './log.ts';
+import { describeFetchFailure, resolveTimeouts, timedFetch, type FailureKind, type UpstreamTimeouts } from '../http/timeouts.ts';
 
-/** Where and how to reach a GraphQL service. */
-export interface GraphQLServiceConfig {
+/** Where and how to reach a GraphQL service, and how long a call may take (defaults: connect 2 s, total 5 s). */
+export interface GraphQLServiceConfig extends UpstreamTimeouts {
   endpoint: string;
   logLevel: LogLevel;
+}
+
+export interface ServiceErrorOptions {
+  operation: string;
+  status?: number;
+  cause?: unknown;
+  /** The service did not answer: a timeout or a failed connection. */
+  failure?: FailureKind;
 }
 
 /** A failed call to a service; keeps the operation, the HTTP status and the cause. Each service names its own subclass. */
 export class ServiceError extends Error {
   readonly operation: string;
   readonly status: number | undefined;
-  constructor(message: string, opts: { operation: string; status?: number; cause?: unknown }) {
+  readonly failure: FailureKind | undefined;
+  /**
+   * The service is down or too slow (no answer, or a 5xx): the caller may serve stale data or
+   * answer 503 with Retry-After. A plain field, so it survives a second copy of this module.
+   */
+  readonly unavailable: boolean;
+  constructor(message: string, opts: ServiceErrorOptions) {
     super(message, { cause: opts.cause });
     this.operation = opts.operation;
     this.status = opts.status;
+    this.failure = opts.failure;
+    this.unavailable = opts.failure !== undefined || (opts.status !== undefined && opts.status >= 500);
   }
 }
 
 /** The error class of a service (ContentError, CatalogueError …). */
-export type ServiceErrorClass = new (message: string, opts: { operation: string; status?: number; cause?: unknown }) => ServiceError;
+export type ServiceErrorClass = new (message: string, opts: ServiceErrorOptions) => ServiceError;
+
+/** Whether an error (or one of its causes) says an upstream service is unavailable (timeout, no connection, 5xx). */
+export function isServiceUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { unavailable?: unknown }).unavailable === true) return true;
+  }
+  return false;
+}
 
 /** The spec's GraphQL error text: the first error's message, else 'GraphQL Error (Code: {status})'. */
 export function graphQLErrorMessage(errors: { message?: string }[] | undefined, status: number): string {
@@ -37,10 +62,14 @@ export function graphQLErrorMessage(errors: { message?: string }[] | undefined, 
 export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorClass; unreachable: string }) {
   const clients = new Map<string, { client: GraphQLClient; log: Logger }>();
   const clientFor = (config: GraphQLServiceConfig) => {
-    const key = `${config.endpoint}|${config.logLevel}`;
+    const timeouts = resolveTimeouts(config);
+    const key = `${config.endpoint}|${config.logLevel}|${timeouts.connectTimeoutMs}|${timeouts.timeoutMs}`;
     let entry = clients.get(key);
     if (!entry) {
-      entry = { client: new GraphQLClient(config.endpoint), log: createLogger(config.logLevel, opts.name) };
+      const client = new GraphQLClient(config.endpoint, {
+        fetch: ((url: string | URL, init?: RequestInit) => timedFetch(url, init, timeouts)) as typeof fetch,
+      });
+      entry = { client, log: createLogger(config.logLevel, opts.name) };
       clients.set(key, entry);
     }
     return entry;
@@ -66,9 +95,9 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
         log.error(`${operation} failed: ${message} ${truncateVariables(variables)}`);
         throw new opts.ErrorClass(message, { operation, status: err.response.status, cause: err });
       }
-      const message = (err as Error).message;
-      log.error(`${operation} failed: ${message}`);
-      throw new opts.ErrorClass(`${opts.unreachable}: ${message}`, { operation, cause: err });
+      const failure = describeFetchFailure(err, resolveTimeouts(config));
+      log.error(`${operation} failed: ${failure.message} (${config.endpoint})`);
+      throw new opts.ErrorClass(`${opts.unreachable}: ${failure.message}`, { operation, cause: err, failure: failure.kind });
     }
     const parsed = v.safeParse(schema, data);
     if (!parsed.success) {

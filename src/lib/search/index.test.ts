@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createSearchBackend, publishSearchDocuments, searchConfigFromEnv, SearchError } from './index.ts';
 import { EmbeddedBackend } from './embedded.ts';
@@ -65,6 +66,29 @@ describe('search module entry', () => {
     expect((err as SearchError).code).toBe('backend');
     expect((err as SearchError).cause).toBeDefined();
     await backend.close();
+  });
+});
+
+describe('OpenSearch that accepts connections and never answers', () => {
+  it('fails a search and the health check within the total timeout', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => { sockets.push(socket); socket.on('data', () => {}); });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const backend = new OpenSearchBackend(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connectTimeoutMs: 200, timeoutMs: 300 });
+    try {
+      let started = performance.now();
+      const err = await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabel' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SearchError);
+      expect((err as SearchError).message).toBe('OpenSearch search failed: no answer within 300 ms');
+      expect(performance.now() - started).toBeLessThan(300 + 1000);
+      started = performance.now();
+      expect(await backend.health()).toEqual({ ok: false, detail: 'no answer within 300 ms' });
+      expect(performance.now() - started).toBeLessThan(300 + 1000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await backend.close();
+      await new Promise((ok) => server.close(ok));
+    }
   });
 });
 

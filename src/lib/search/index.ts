@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { buildIndexDirectory, EmbeddedBackend } from './embedded.ts';
 import { OpenSearchBackend } from './opensearch.ts';
 import { SearchError, type SearchBackend, type SearchDocument } from './types.ts';
+import type { UpstreamTimeouts } from '../http/timeouts.ts';
 
 export * from './types.ts';
 export { analyzerFor, parseLocale, LANGUAGES, type Language } from './analysis.ts';
@@ -27,6 +28,8 @@ export interface SearchConfig {
   opensearchUrl?: string;
   /** Alias/index name prefix in OpenSearch (default `komax-search`). */
   opensearchPrefix?: string;
+  /** Connect and total timeouts of OpenSearch calls (defaults 2000 and 5000 ms). */
+  timeouts?: UpstreamTimeouts;
 }
 
 /** `SEARCH_ENGINE` (`embedded` | `opensearch`), `OPENSEARCH_URL`, `OPENSEARCH_INDEX_PREFIX`, `SEARCH_INDEX_DIR`. */
@@ -49,7 +52,7 @@ export type ServerSearchBackend = SearchBackend & { reload(): Promise<void> };
 /** The backend the server uses. Call `open()` on it before listening. */
 export function createSearchBackend(config: SearchConfig): ServerSearchBackend {
   if (config.engine === 'opensearch') {
-    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}) });
+    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}), ...config.timeouts });
     return Object.assign(backend, { reload: async () => {} });
   }
   return new EmbeddedBackend(config.indexDir);
@@ -63,7 +66,7 @@ export function createSearchBackend(config: SearchConfig): ServerSearchBackend {
 export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig): Promise<{ indexes: number; documents: number }> {
   const list = [...docs];
   if (config.engine === 'opensearch') {
-    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}) });
+    const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}), ...config.timeouts });
     try {
       return await backend.indexDocuments(list, { removeStale: true });
     } finally {

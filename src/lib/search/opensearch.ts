@@ -18,6 +18,10 @@
  * sanitized again before they leave.
  */
 import { Client } from '@opensearch-project/opensearch';
+import { Agent as HttpAgent, type AgentOptions } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { resolveTimeouts } from '../http/timeouts.ts';
 import type { Language } from './analysis.ts';
 import { groupDocuments, localizeUrl, type PreparedDocument } from './documents.ts';
 import { escapeHtml, sanitizeMarked } from './highlight.ts';
@@ -34,6 +38,10 @@ export interface OpenSearchOptions {
   client?: Client;
   /** Per-request timeout in ms (default 5000). */
   requestTimeout?: number;
+  /** Time to open a connection in ms (default 2000). */
+  connectTimeoutMs?: number;
+  /** Total time of a search or health call in ms (default 5000); also the default per-request timeout. */
+  timeoutMs?: number;
   /** Replicas of each new index (default 1). */
   replicas?: number;
 }
@@ -213,6 +221,36 @@ interface SearchResponseBody {
 
 const totalOf = (t: { value: number } | number) => (typeof t === 'number' ? t : t.value);
 
+/**
+ * An agent whose connections give up when the TCP connection is not open within `ms` (Node's
+ * socket timeout is an idle timeout and would also cut slow answers).
+ */
+function connectTimeoutAgent(https: boolean, ms: number): HttpAgent {
+  const options: AgentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' };
+  const agent = https ? new HttpsAgent(options) : new HttpAgent(options);
+  const create = (agent as unknown as { createConnection: (...args: unknown[]) => Duplex }).createConnection.bind(agent);
+  (agent as unknown as { createConnection: (...args: unknown[]) => Duplex }).createConnection = (...args: unknown[]) => {
+    const socket = create(...args);
+    const timer = setTimeout(() => socket.destroy(new Error(`could not connect within ${ms} ms`)), ms);
+    socket.once('connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    return socket;
+  };
+  return agent;
+}
+
+/** Aborts a client call that has not finished within `ms` (the client's own timeout restarts on every retry and chunk). */
+function withDeadline<T>(call: PromiseLike<T> & { abort?: () => unknown }, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      call.abort?.();
+      reject(new Error(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  return Promise.race([Promise.resolve(call), deadline]).finally(() => clearTimeout(timer));
+}
+
 function isIndexMissing(err: unknown): boolean {
   const e = err as { meta?: { statusCode?: number; body?: { error?: { type?: string } } } };
   return e?.meta?.statusCode === 404 && e.meta.body?.error?.type === 'index_not_found_exception';
@@ -230,12 +268,20 @@ export class OpenSearchBackend implements SearchBackend {
   readonly prefix: string;
   readonly client: Client;
   private readonly replicas: number;
+  private readonly timeoutMs: number;
 
   constructor(url: string, opts: OpenSearchOptions = {}) {
     this.url = url;
     this.prefix = opts.prefix ?? 'komax-search';
     this.replicas = opts.replicas ?? 1;
-    this.client = opts.client ?? new Client({ node: url, requestTimeout: opts.requestTimeout ?? 5000, maxRetries: 1 });
+    const t = resolveTimeouts(opts);
+    this.timeoutMs = t.timeoutMs;
+    this.client = opts.client ?? new Client({
+      node: url,
+      requestTimeout: opts.requestTimeout ?? t.timeoutMs,
+      maxRetries: 1,
+      agent: (o: { url?: URL }) => connectTimeoutAgent(o.url?.protocol === 'https:', t.connectTimeoutMs),
+    });
   }
 
   /** Checks that the cluster answers (call before the server listens). Throws `not-ready`. */
@@ -246,7 +292,7 @@ export class OpenSearchBackend implements SearchBackend {
 
   async health(): Promise<SearchHealth> {
     try {
-      const res = await this.client.cluster.health({});
+      const res = await withDeadline(this.client.cluster.health({}), this.timeoutMs);
       const status = (res.body as { status?: string }).status ?? 'unknown';
       return { ok: status === 'green' || status === 'yellow', detail: `cluster ${status}` };
     } catch (err) {
@@ -260,7 +306,7 @@ export class OpenSearchBackend implements SearchBackend {
 
   private async run(n: NormalizedQuery, body: Record<string, unknown>): Promise<SearchResponseBody | null> {
     try {
-      const res = await this.client.search({ index: aliasName(this.prefix, n.site, n.language), body });
+      const res = await withDeadline(this.client.search({ index: aliasName(this.prefix, n.site, n.language), body }), this.timeoutMs);
       return res.body as unknown as SearchResponseBody;
     } catch (err) {
       if (isIndexMissing(err)) return null; // no page of this site in this language: no result

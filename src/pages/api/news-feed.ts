@@ -2,7 +2,9 @@ import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { ContentInputError, getNewsFeedPage, NEWS_FEED_PAGE_SIZE } from '../../lib/content/index.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
-import { cacheKey, cacheModeFromQuery } from '../../server/data-cache.ts';
+import { cacheKey, cacheModeFor } from '../../server/data-cache.ts';
+import { serverEnv } from '../../server/env.ts';
+import { hasRevalidateSecret } from '../../server/secret.ts';
 import { apiCache, apiContentContext, apiSystemData, json, localeOf, LocaleParam } from '../../models/editorial-api.ts';
 import { mainSiteOrigin, toNewsFeedResponse } from '../../models/editorial-news.ts';
 
@@ -12,12 +14,12 @@ const Query = v.object({
 });
 
 /** GET /api/news-feed?lang={locale}&after={cursor}: one page (10 items) of the news feed, newest first. */
-export const GET: APIRoute = async ({ url }) => {
+export const GET: APIRoute = async ({ url, request }) => {
   const parsed = v.safeParse(Query, { lang: url.searchParams.get('lang') ?? undefined, after: url.searchParams.get('after') || undefined });
   if (!parsed.success) return json({ error: parsed.issues[0].message }, 400);
   const locale = localeOf(parsed.output.lang);
   const ctx = apiContentContext(locale);
-  const mode = cacheModeFromQuery(url.searchParams);
+  const mode = cacheModeFor(url.searchParams, hasRevalidateSecret(request.headers, serverEnv().REVALIDATE_SECRET));
   const after = parsed.output.after ?? null;
   try {
     const [system, page] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { fetchFileBody, getFile, NO_GRANTS } from '../../lib/content/index.ts';
-import { serverEnv } from '../../server/env.ts';
+import { contentConfig, serverEnv, upstreamTimeouts } from '../../server/env.ts';
 
 const Query = v.object({
   slug: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,120}$/, 'Invalid file slug')),
@@ -15,10 +15,10 @@ export const GET: APIRoute = async ({ params, url }) => {
   if (!parsed.success) return new Response(parsed.issues[0].message, { status: 400 });
   const env = serverEnv();
   // No grants exist yet (password grants and CIAM roles come later): files of protected pages are refused.
-  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase(), NO_GRANTS);
+  const file = await getFile({ config: contentConfig(env), locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase(), NO_GRANTS);
   // The same answer for a missing file and one the caller may not have, never cached by a shared cache.
   if (!file) return new Response('File not found', { status: 404, headers: { 'Cache-Control': 'private, no-store' } });
-  const upstream = await fetchFileBody(file);
+  const upstream = await fetchFileBody(file, upstreamTimeouts(env));
   if (!upstream.ok || !upstream.body) return new Response('File not available', { status: 502 });
   const disposition = parsed.output.dl === 'true' ? 'attachment' : 'inline';
   return new Response(upstream.body, {

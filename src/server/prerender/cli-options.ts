@@ -1,4 +1,4 @@
-import { serverEnv } from '../env.ts';
+import { contentConfig, serverEnv } from '../env.ts';
 import type { PrerenderOptions, Progress } from './run.ts';
 import type { HostMode } from './collect.ts';
 
@@ -8,7 +8,7 @@ export function prerenderOptionsFromEnv(distDir: string): Omit<PrerenderOptions,
   const mode = (process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local') as HostMode;
   return {
     distDir,
-    content: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL },
+    content: contentConfig(env),
     mode,
     port: Number(env.PUBLIC_PORT ?? env.PORT),
   };
