@@ -21,7 +21,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const flags = requestFlags(url.searchParams, { testing: cookies.get('testing')?.value, nextRelease: cookies.get('nextRelease')?.value });
   const preset = locals.prerender;
   const stage = 'PUBLISHED' as const;
-  const base: ContentContext = { config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: ['en'], stage };
+  const base: ContentContext = { config: { endpoint: env.CONTENT_ENDPOINT }, locales: ['en'], stage };
 
   const system = preset?.system
     ?? await cache.get(cacheKey(['systemData'], flags.nextRelease), () => getSystemData(base), cacheMode);

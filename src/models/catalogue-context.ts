@@ -13,5 +13,5 @@ export function catalogueLanguage(language: string): string {
  */
 export function catalogueContext(language: string): CatalogueContext {
   const env = serverEnv();
-  return { config: { endpoint: env.CATALOGUE_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, language: catalogueLanguage(language) };
+  return { config: { endpoint: env.CATALOGUE_ENDPOINT }, language: catalogueLanguage(language) };
 }

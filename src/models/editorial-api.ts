@@ -21,7 +21,7 @@ export function localeOf(code: string): Locale {
 
 export function apiContentContext(locale: Locale): ContentContext {
   const env = serverEnv();
-  return { config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: contentLocaleChain(locale), stage: 'PUBLISHED' };
+  return { config: { endpoint: env.CONTENT_ENDPOINT }, locales: contentLocaleChain(locale), stage: 'PUBLISHED' };
 }
 
 export function apiSystemData(mode: CacheMode = 'use'): Promise<SystemData> {

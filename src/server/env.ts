@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LOG_LEVELS } from '../lib/graphql/log.ts';
+import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
@@ -8,7 +8,8 @@ const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a w
 export const ServerEnvSchema = v.object({
   CONTENT_ENDPOINT: v.optional(Url('CONTENT_ENDPOINT'), 'http://127.0.0.1:4100/graphql'),
   CATALOGUE_ENDPOINT: v.optional(Url('CATALOGUE_ENDPOINT'), 'http://127.0.0.1:4101/graphql'),
-  CONTENT_LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `CONTENT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'warn'),
+  LOG_LEVEL: v.optional(v.pipe(v.string(), v.transform((s: string) => parseLogLevel(s)), v.picklist(LOG_LEVELS, `LOG_LEVEL must be ${LOG_LEVEL_HINT}`)), DEFAULT_LOG_LEVEL),
+  LOG_FORMAT: v.optional(v.picklist(LOG_FORMATS, `LOG_FORMAT must be ${LOG_FORMATS.join(' or ')}`), DEFAULT_LOG_FORMAT),
   HOST: v.optional(v.string(), '127.0.0.1'),
   PORT: v.optional(Port, '4321'),
   PUBLIC_PORT: v.optional(v.string()),

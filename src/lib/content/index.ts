@@ -2,7 +2,7 @@ import { contentQuery, type ContentContext } from './client.ts';
 import { mapFooter, mapHeader, mapPage, mapSystemData } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
-import { createLogger } from '../graphql/log.ts';
+import { getLogger } from '../log/index.ts';
 import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
 import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
@@ -13,7 +13,8 @@ export type { ContentModule, Page, SystemRedirect } from './types.ts';
 export { ContentError } from './errors.ts';
 export * from './editorial.ts';
 
-const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
+const log = getLogger('content');
+const warn = (msg: string) => log.warn(msg);
 
 /** Countries, languages, sites (those with both navigations) and brands. */
 export async function getSystemData(ctx: ContentContext): Promise<SystemData> {
@@ -34,20 +35,20 @@ export async function getFooterNavigation(ctx: ContentContext, site: Site): Prom
 /** A page of the site (or a global page) by its site-relative path ('' for home); null if none. */
 export async function getPageByPath(ctx: ContentContext, site: Site, path: string): Promise<Page | null> {
   const raw = await contentQuery(ctx, 'pageByPath', q.PAGE_BY_PATH, { site: site.id, path, stage: ctx.stage }, s.PageByPathSchema);
-  return raw.pageByPath ? mapPage(raw.pageByPath, warnOf(ctx)) : null;
+  return raw.pageByPath ? mapPage(raw.pageByPath, warn) : null;
 }
 
 /** Pages by id across all sites and page types. */
 export async function getPagesById(ctx: ContentContext, ids: string[]): Promise<Page[]> {
   if (ids.length === 0) return [];
   const raw = await contentQuery(ctx, 'pagesById', q.PAGES_BY_ID, { ids, stage: ctx.stage }, s.PagesByIdSchema);
-  return raw.pagesById.map((p) => mapPage(p, warnOf(ctx)));
+  return raw.pagesById.map((p) => mapPage(p, warn));
 }
 
 /** Every page of a site including global pages (all sites when `site` is omitted). */
 export async function listPages(ctx: ContentContext, site?: Site): Promise<Page[]> {
   const raw = await contentQuery(ctx, 'pages', q.PAGES, { site: site?.id ?? null, stage: ctx.stage }, s.PagesSchema);
-  return raw.pages.map((p) => mapPage(p, warnOf(ctx)));
+  return raw.pages.map((p) => mapPage(p, warn));
 }
 
 /** The system redirect for a request path (with and without query); the longest previousUrl wins. */

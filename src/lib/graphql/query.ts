@@ -1,11 +1,10 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
 import * as v from 'valibot';
-import { createLogger, truncateVariables, type Logger, type LogLevel } from './log.ts';
+import { getLogger, truncateVariables, type Logger } from '../log/index.ts';
 
-/** Where and how to reach a GraphQL service. */
+/** Where and how to reach a GraphQL service (the log level is the server's, LOG_LEVEL). */
 export interface GraphQLServiceConfig {
   endpoint: string;
-  logLevel: LogLevel;
 }
 
 /** A failed call to a service; keeps the operation, the HTTP status and the cause. Each service names its own subclass. */
@@ -35,15 +34,15 @@ export function graphQLErrorMessage(errors: { message?: string }[] | undefined, 
  * Each service keeps its own queries, schemas and mapping; only the plumbing is shared.
  */
 export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorClass; unreachable: string }) {
-  const clients = new Map<string, { client: GraphQLClient; log: Logger }>();
+  const log: Logger = getLogger(opts.name);
+  const clients = new Map<string, GraphQLClient>();
   const clientFor = (config: GraphQLServiceConfig) => {
-    const key = `${config.endpoint}|${config.logLevel}`;
-    let entry = clients.get(key);
-    if (!entry) {
-      entry = { client: new GraphQLClient(config.endpoint), log: createLogger(config.logLevel, opts.name) };
-      clients.set(key, entry);
+    let client = clients.get(config.endpoint);
+    if (!client) {
+      client = new GraphQLClient(config.endpoint);
+      clients.set(config.endpoint, client);
     }
-    return entry;
+    return client;
   };
 
   async function query<S extends v.GenericSchema>(
@@ -54,7 +53,7 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
     schema: S,
     headers?: Record<string, string>,
   ): Promise<v.InferOutput<S>> {
-    const { client, log } = clientFor(config);
+    const client = clientFor(config);
     const started = performance.now();
     log.debug(`${operation} ${truncateVariables(variables)}`);
     let data: unknown;
@@ -81,5 +80,5 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
     return parsed.output;
   }
 
-  return { query, logger: (config: GraphQLServiceConfig): Logger => clientFor(config).log };
+  return { query, logger: log };
 }

@@ -14,7 +14,7 @@ export const GET: APIRoute = async ({ params, url }) => {
   const parsed = v.safeParse(Query, { slug: params.slug, l: url.searchParams.get('l') ?? undefined, dl: url.searchParams.get('dl') ?? undefined });
   if (!parsed.success) return new Response(parsed.issues[0].message, { status: 400 });
   const env = serverEnv();
-  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase());
+  const file = await getFile({ config: { endpoint: env.CONTENT_ENDPOINT }, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase());
   if (!file) return new Response('File not found', { status: 404 });
   const upstream = await fetchFileBody(file);
   if (!upstream.ok || !upstream.body) return new Response('File not available', { status: 502 });

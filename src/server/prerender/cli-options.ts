@@ -8,7 +8,7 @@ export function prerenderOptionsFromEnv(distDir: string): Omit<PrerenderOptions,
   const mode = (process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local') as HostMode;
   return {
     distDir,
-    content: { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL },
+    content: { endpoint: env.CONTENT_ENDPOINT },
     mode,
     port: Number(env.PUBLIC_PORT ?? env.PORT),
   };
