@@ -14,6 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
 
 async function main() {
+  // Readable log lines for a developer; the production server (npm run serve) writes JSON lines.
+  process.env.LOG_FORMAT ??= 'pretty';
   const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
   let emulators: Awaited<ReturnType<typeof startEmulators>> | null = null;
   if (!process.env.CONTENT_ENDPOINT) {
@@ -34,7 +36,7 @@ async function main() {
   const port = env.PORT;
   console.log(`\nKomax web platform on ${server.url}`);
   // The sites and their homes come from the content hub, like everything else about sites.
-  const system = await getSystemData({ config: { endpoint: env.CONTENT_ENDPOINT, logLevel: 'error' }, locales: ['en'], stage: 'PUBLISHED' });
+  const system = await getSystemData({ config: { endpoint: env.CONTENT_ENDPOINT }, locales: ['en'], stage: 'PUBLISHED' });
   const width = Math.max(...system.sites.map((s) => s.name.length));
   for (const site of system.sites) {
     const host = siteHost(site, 'localhost');

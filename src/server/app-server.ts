@@ -5,6 +5,9 @@ import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirect
 import { normalizeHost, StaticSite } from './static-site.ts';
 import { createImageCache } from './image-cache.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('server');
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
 
@@ -70,7 +73,7 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = normalizeHost(req.headers.host ?? 'localhost');
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
-      if (err) console.error(err);
+      if (err) log.error({ err }, 'on-demand render failed');
       if (!res.headersSent) {
         res.statusCode = err ? 500 : 404;
         res.end();

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('image-cache');
 
 /** Made images never change for their URL (the URL names source, size, format and quality). */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -161,7 +164,7 @@ export class ImageCache {
           try {
             await this.write(url, Buffer.concat(chunks), contentType);
           } catch (err) {
-            console.warn(`[image-cache] could not store ${url}: ${(err as Error).message}`);
+            log.warn(`could not store ${url}: ${(err as Error).message}`);
           }
         }
         resolve();
@@ -171,7 +174,7 @@ export class ImageCache {
       Promise.resolve()
         .then(() => render(req, res))
         .catch((err: unknown) => {
-          console.error('[image-cache]', err);
+          log.error({ err }, 'image request failed');
           if (!res.headersSent) res.writeHead(500).end();
           void finish();
         });

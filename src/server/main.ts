@@ -6,6 +6,10 @@ import { createAppHandler } from './app-server.ts';
 import { EnvError, parseServerEnv } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
+import { getLogger } from '../lib/log/index.ts';
+import { withRequestId } from './request-id.ts';
+
+const log = getLogger('server');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,16 +33,16 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   try {
     await search.open();
   } catch (err) {
-    console.warn(`[search] not ready: ${(err as Error).message}`);
+    getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
   const handle = createAppHandler({ distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search } });
-  const server = createServer((req, res) => {
+  const server = createServer((req, res) => withRequestId(req, res, () => {
     handle(req, res).catch((err) => {
-      console.error('[server]', err);
+      log.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500).end();
     });
-  });
+  }));
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
@@ -53,7 +57,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const running = await startServer();
-    console.log(`Serving on ${running.url}`);
+    log.info(`Serving on ${running.url}`);
   } catch (err) {
     if (err instanceof EnvError) {
       console.error(err.message);

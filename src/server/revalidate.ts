@@ -4,6 +4,9 @@ import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
 import type { ServerEnv } from './env.ts';
 import type { PrerenderResult } from './prerender/run.ts';
+import { currentRequestId, getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('revalidate');
 
 const MAX_BODY = 64 * 1024;
 
@@ -51,10 +54,12 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: {
         distDir: opts.distDir,
-        content: { endpoint: opts.env.CONTENT_ENDPOINT, logLevel: opts.env.CONTENT_LOG_LEVEL },
+        content: { endpoint: opts.env.CONTENT_ENDPOINT },
         mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
         port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
         force,
+        // The worker's lines carry the id of the request that started the run.
+        reqId: currentRequestId(),
       },
     });
     workers.add(worker);
@@ -116,12 +121,12 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     try {
       const result = await schedule(parsed.output);
       if (result.releaseId && opts.onPublished) {
-        await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
+        await opts.onPublished().catch((err) => log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`));
       }
-      console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
+      log.info(`${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {
-      console.error('[revalidate] failed:', (err as Error).message);
+      log.error(`failed: ${(err as Error).message}`);
       json(res, 502, { error: `Revalidation failed, the previous build stays: ${(err as Error).message}` });
     }
     return true;
