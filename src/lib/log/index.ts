@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { isatty } from 'node:tty';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pino, { type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
@@ -40,7 +42,7 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where lines go; stdout (synchronously) by default. */
   destination?: DestinationStream;
-  /** Colours in `pretty` lines; defaults to whether stdout is a terminal. */
+  /** Colours in `pretty` lines; defaults to whether stdout (fd 1, also from a worker thread) is a terminal. */
   colorize?: boolean;
 }
 
@@ -58,7 +60,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     ? pretty({
       sync: true,
       destination: opts.destination ?? 1,
-      colorize: opts.colorize ?? !!process.stdout.isTTY,
+      colorize: opts.colorize ?? isatty(1),
       customLevels: CUSTOM_LEVELS,
       customColors: 'error:red,warn:yellow,info:green,debug:blue',
       useOnlyCustomProps: true,
@@ -74,7 +76,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     useOnlyCustomLevels: true,
     // Smaller numbers are more severe; 'silent' (none) lets nothing through.
     levelComparison: (message: number, configured: number) => configured !== Infinity && message <= configured,
-    base: isMainThread ? { pid: process.pid } : { pid: process.pid, thread: threadId },
+    base: isMainThread ? { pid: process.pid, hostname: hostname() } : { pid: process.pid, hostname: hostname(), thread: threadId },
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     mixin: () => {
       const reqId = currentRequestId();
