@@ -33,7 +33,7 @@ export default defineConfig({
       CONTENT_HUB_PORT: String(E2E_HUB_PORT),
       CATALOGUE_PORT: String(E2E_HUB_PORT - 1),
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
-      CONTENT_LOG_LEVEL: 'error',
+      LOG_LEVEL: 'error',
       // Third-party scripts served by the content hub emulator, to prove when they load and when not.
       COOKIE_CONSENT_SCRIPT_URL: `http://127.0.0.1:${E2E_HUB_PORT}/assets/scripts/consent.js`,
       MONITORING_SCRIPT_URL: `http://127.0.0.1:${E2E_HUB_PORT}/assets/scripts/monitoring.js`,

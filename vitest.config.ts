@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'emulators/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     environment: 'node',
     pool: 'threads',
+    // The server logger stays quiet in unit tests; tests that check log lines capture them (src/lib/log/testing.ts).
+    env: { LOG_LEVEL: 'none' },
   },
 });

@@ -18,6 +18,8 @@ const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
 class StartError extends Error {}
 
 async function main() {
+  // Readable log lines for a developer; the production server (npm run serve) writes JSON lines.
+  process.env.LOG_FORMAT ??= 'pretty';
   const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
   let emulators: Awaited<ReturnType<typeof startEmulators>> | null = null;
   if (!process.env.CONTENT_ENDPOINT) {
@@ -55,7 +57,7 @@ async function main() {
     server.retryRevalidation();
   }
   // The sites and their homes come from the content hub, like everything else about sites.
-  const system = hubDown ? null : await getSystemData({ config: { ...contentConfig(env), logLevel: 'error' }, locales: ['en'], stage: 'PUBLISHED' }).catch(() => null);
+  const system = hubDown ? null : await getSystemData({ config: contentConfig(env), locales: ['en'], stage: 'PUBLISHED' }).catch(() => null);
   const sites = system?.sites ?? [];
   const width = Math.max('Style guide'.length, ...sites.map((s) => s.name.length));
   for (const site of sites) {

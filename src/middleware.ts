@@ -9,6 +9,9 @@ import { hasRevalidateSecret } from './server/secret.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import type { Loaders } from './models/content-page.ts';
 import { errorPageStatus } from './site/error-page.ts';
+import { getLogger } from './lib/log/index.ts';
+
+const log = getLogger('render');
 
 /** One data cache per server process (spec §9). */
 const cache = new DataCache();
@@ -33,9 +36,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
  */
 async function errorPage(context: APIContext, err: unknown): Promise<Response> {
   const { status, retryAfter } = errorPageStatus(err);
-  const what = `[render] ${context.request.method} ${context.url.pathname}${context.url.search} failed with ${status}:`;
-  if (status === 503) console.error(what, (err as Error).message);
-  else console.error(what, err);
+  const what = `${context.request.method} ${context.url.pathname} failed with ${status}`;
+  if (status === 503) log.error(`${what}: ${(err as Error).message}`);
+  else log.error({ err }, what);
   context.locals.error = err;
   const page = await context.rewrite('/500');
   const headers = new Headers(page.headers);

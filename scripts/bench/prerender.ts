@@ -39,7 +39,7 @@ const catalogue = await startCatalogue({ port: HUB_PORT - 2, dataDir: join(root,
 process.env.CATALOGUE_ENDPOINT = catalogue.url;
 // Count the demo routes on a throwaway hub (its own port, so no pooled connection outlives it).
 const probe = await startContentHub({ port: HUB_PORT + 1, dataDir, quiet: true });
-const demo = await collect({ endpoint: probe.url, logLevel: 'error' }, { mode: 'local', port: PORT });
+const demo = await collect({ endpoint: probe.url }, { mode: 'local', port: PORT });
 probe.server.closeAllConnections();
 await new Promise((r) => probe.server.close(r));
 const mainLocales = new Set(demo.routes.filter((r) => r.siteId === 'site-main').map((r) => r.locale.code)).size;
@@ -49,7 +49,7 @@ for (let i = 0; i < extra; i++) {
 }
 writeFileSync(pagesFile, JSON.stringify(pages));
 const hub = await startContentHub({ port: HUB_PORT, dataDir, quiet: true });
-const config = { endpoint: hub.url, logLevel: 'error' as const };
+const config = { endpoint: hub.url };
 
 // 2. Our prerender into a scratch dist (the built app is shared through links).
 const dist = join(work, 'dist');
@@ -104,7 +104,7 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
   const res = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--config', '.bench-astro-static.config.mjs'], {
       cwd: root,
-      env: { ...process.env, CONTENT_ENDPOINT: hub.url, CONTENT_LOG_LEVEL: 'error', ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, CONTENT_ENDPOINT: hub.url, LOG_LEVEL: 'error', ASTRO_TELEMETRY_DISABLED: '1' },
     });
     let stdout = '';
     let stderr = '';

@@ -13,6 +13,7 @@ import {
 } from './catalogue.ts';
 import { loadChrome, type ContentPageModel, type Loaders } from './content-page.ts';
 import { localizedPath } from '../site/paths.ts';
+import { getLogger } from '../lib/log/index.ts';
 
 export { catalogueContext };
 
@@ -82,7 +83,7 @@ export async function loadCatalogueRoute(l: Loaders, req: RequestContext, type: 
       await l.cache.get(cacheKey(['catalogue', 'capabilityProducts', ctx.language, cap.id], l.nextRelease), () => getProductsByCapability(ctx, lookup, cap.id), l.cacheMode)
         .catch((err: unknown) => {
           // The capability search is not critical: the page shows without it.
-          console.warn(`[catalogue] capability ${cap.id}: ${(err as Error).message}`);
+          getLogger('catalogue').warn(`capability ${cap.id}: ${(err as Error).message}`);
           return [] as ProductReference[];
         }),
     ] as const)));

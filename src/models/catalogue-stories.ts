@@ -1,6 +1,9 @@
 import { getRelatedStories, getRelatedStoriesByProducts, type ContentContext } from '../lib/content/index.ts';
 import type { StoryListItem } from '../lib/content/editorial-types.ts';
 import type { RelatedStory } from './catalogue.ts';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('catalogue');
 
 const toTeaser = (s: StoryListItem): RelatedStory => ({
   slug: s.slug,
@@ -18,7 +21,7 @@ export async function relatedStoriesFor(content: ContentContext, productSlug: st
   try {
     return (await getRelatedStories(content, productSlug, 3)).map(toTeaser);
   } catch (err) {
-    console.warn(`[catalogue] related stories of ${productSlug}: ${(err as Error).message}`);
+    log.warn(`related stories of ${productSlug}: ${(err as Error).message}`);
     return [];
   }
 }
@@ -29,7 +32,7 @@ export async function relatedStoriesForAll(content: ContentContext, productSlugs
     const bySlug = await getRelatedStoriesByProducts(content, productSlugs, 3);
     return new Map([...bySlug].map(([slug, stories]) => [slug, stories.map(toTeaser)]));
   } catch (err) {
-    console.warn(`[catalogue] related stories: ${(err as Error).message}`);
+    log.warn(`related stories: ${(err as Error).message}`);
     return new Map();
   }
 }

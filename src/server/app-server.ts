@@ -8,6 +8,9 @@ import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('server');
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
 
@@ -84,7 +87,7 @@ export function createAppHandler(opts: AppServerOptions) {
     site.load(host);
     return opts.astroHandler(req, res, (err?: unknown) => {
       if (err) {
-        console.error('[server]', err);
+        log.error({ err }, 'on-demand render failed');
         sendErrorPage(req, res, err);
       } else if (!res.headersSent) {
         res.statusCode = 404;

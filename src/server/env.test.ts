@@ -16,7 +16,8 @@ describe('defaults', () => {
     expect(parseServerEnv({})).toEqual({
       CONTENT_ENDPOINT: 'http://127.0.0.1:4100/graphql',
       CATALOGUE_ENDPOINT: 'http://127.0.0.1:4101/graphql',
-      CONTENT_LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
       HOST: '127.0.0.1',
       PORT: 4321,
       SEARCH_ENGINE: 'embedded',
@@ -27,7 +28,7 @@ describe('defaults', () => {
   });
 
   it('treat an empty value as not set', () => {
-    expect(parseServerEnv({ PORT: '', CONTENT_LOG_LEVEL: '' })).toMatchObject({ PORT: 4321, CONTENT_LOG_LEVEL: 'warn' });
+    expect(parseServerEnv({ PORT: '', LOG_LEVEL: '' })).toMatchObject({ PORT: 4321, LOG_LEVEL: 'warn' });
   });
 
   it('ignore variables the server does not use', () => {
@@ -38,26 +39,32 @@ describe('defaults', () => {
 describe('valid values', () => {
   it('are taken over, the port as a number', () => {
     expect(parseServerEnv({
-      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: '8080',
+      CONTENT_ENDPOINT: 'https://content.example/graphql', LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty', HOST: '0.0.0.0', PORT: '8080',
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
       IMAGE_CACHE_MAX_BYTES: '5368709120',
     })).toMatchObject({
-      CONTENT_ENDPOINT: 'https://content.example/graphql', CONTENT_LOG_LEVEL: 'debug', HOST: '0.0.0.0', PORT: 8080, IMAGE_CACHE_MAX_BYTES: 5368709120,
+      CONTENT_ENDPOINT: 'https://content.example/graphql', LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty', HOST: '0.0.0.0', PORT: 8080, IMAGE_CACHE_MAX_BYTES: 5368709120,
       REVALIDATE_SECRET: 's'.repeat(16), TAG_MANAGER_ID: 'GTM-AB12CD', MONITORING_SCRIPT_URL: 'https://mon.example/loader.js',
     });
   });
 
   it('give the upstream timeouts to the service configs', () => {
     const env = parseServerEnv({ CATALOGUE_ENDPOINT: 'http://pim.example/graphql', UPSTREAM_CONNECT_TIMEOUT_MS: '1500', UPSTREAM_TIMEOUT_MS: '8000' });
-    expect(contentConfig(env)).toEqual({ endpoint: 'http://127.0.0.1:4100/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
-    expect(catalogueConfig(env)).toEqual({ endpoint: 'http://pim.example/graphql', logLevel: 'warn', connectTimeoutMs: 1500, timeoutMs: 8000 });
+    expect(contentConfig(env)).toEqual({ endpoint: 'http://127.0.0.1:4100/graphql', connectTimeoutMs: 1500, timeoutMs: 8000 });
+    expect(catalogueConfig(env)).toEqual({ endpoint: 'http://pim.example/graphql', connectTimeoutMs: 1500, timeoutMs: 8000 });
+  });
+
+  it.each([['0', 'none'], ['25', 'error'], ['60', 'warn'], ['100', 'debug'], ['INFO', 'info']])('LOG_LEVEL=%s is the level %s', (value, level) => {
+    expect(parseServerEnv({ LOG_LEVEL: value }).LOG_LEVEL).toBe(level);
   });
 });
 
 describe('malformed values', () => {
   it.each([
     ['CONTENT_ENDPOINT', 'not a url', 'CONTENT_ENDPOINT must be an absolute URL'],
-    ['CONTENT_LOG_LEVEL', 'verbose', 'CONTENT_LOG_LEVEL must be one of none, error, warn, info, debug'],
+    ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of none, error, warn, info, debug or a number from 0 to 100'],
+    ['LOG_LEVEL', '150', 'LOG_LEVEL must be one of none, error, warn, info, debug or a number from 0 to 100'],
+    ['LOG_FORMAT', 'xml', 'LOG_FORMAT must be json or pretty'],
     ['PORT', 'eighty', 'PORT must be a whole number'],
     ['PORT', '80.5', 'PORT must be a whole number'],
     ['REVALIDATE_SECRET', 'short', 'REVALIDATE_SECRET must be at least 16 characters'],
@@ -79,8 +86,8 @@ describe('malformed values', () => {
   });
 
   it('are all listed in one error', () => {
-    const err = errorOf({ PORT: 'x', CONTENT_LOG_LEVEL: 'loud', CONTENT_ENDPOINT: 'nope' });
+    const err = errorOf({ PORT: 'x', LOG_LEVEL: 'loud', CONTENT_ENDPOINT: 'nope' });
     expect(err.message.startsWith('Invalid environment:')).toBe(true);
-    for (const name of ['PORT', 'CONTENT_LOG_LEVEL', 'CONTENT_ENDPOINT']) expect(err.message).toContain(`- ${name}:`);
+    for (const name of ['PORT', 'LOG_LEVEL', 'CONTENT_ENDPOINT']) expect(err.message).toContain(`- ${name}:`);
   });
 });

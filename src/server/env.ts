@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LOG_LEVELS } from '../lib/graphql/log.ts';
+import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
 
@@ -17,7 +17,8 @@ const Millis = (name: string) => v.pipe(
 export const ServerEnvSchema = v.object({
   CONTENT_ENDPOINT: v.optional(Url('CONTENT_ENDPOINT'), 'http://127.0.0.1:4100/graphql'),
   CATALOGUE_ENDPOINT: v.optional(Url('CATALOGUE_ENDPOINT'), 'http://127.0.0.1:4101/graphql'),
-  CONTENT_LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `CONTENT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'warn'),
+  LOG_LEVEL: v.optional(v.pipe(v.string(), v.transform((s: string) => parseLogLevel(s)), v.picklist(LOG_LEVELS, `LOG_LEVEL must be ${LOG_LEVEL_HINT}`)), DEFAULT_LOG_LEVEL),
+  LOG_FORMAT: v.optional(v.picklist(LOG_FORMATS, `LOG_FORMAT must be ${LOG_FORMATS.join(' or ')}`), DEFAULT_LOG_FORMAT),
   HOST: v.optional(v.string(), '127.0.0.1'),
   PORT: v.optional(Port, '4321'),
   PUBLIC_PORT: v.optional(v.string()),
@@ -51,14 +52,14 @@ export function upstreamTimeouts(env: ServerEnv): Required<UpstreamTimeouts> {
   return { connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS, timeoutMs: env.UPSTREAM_TIMEOUT_MS };
 }
 
-/** The content hub's config (endpoint, log level, timeouts). */
+/** The content hub's config (endpoint, timeouts). */
 export function contentConfig(env: ServerEnv): GraphQLServiceConfig {
-  return { endpoint: env.CONTENT_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
+  return { endpoint: env.CONTENT_ENDPOINT, ...upstreamTimeouts(env) };
 }
 
-/** The catalogue's config (endpoint, the content log level, timeouts). */
+/** The catalogue's config (endpoint, timeouts). */
 export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
-  return { endpoint: env.CATALOGUE_ENDPOINT, logLevel: env.CONTENT_LOG_LEVEL, ...upstreamTimeouts(env) };
+  return { endpoint: env.CATALOGUE_ENDPOINT, ...upstreamTimeouts(env) };
 }
 
 export class EnvError extends Error {

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { join } from 'node:path';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('host');
 
 /**
  * The Host header, checked once at the edge: normalised (lower case, no trailing dot, port split
@@ -97,7 +100,7 @@ export function readSiteHosts(root: string): SiteHosts {
     try {
       fromFile = JSON.parse(readFileSync(file, 'utf8')) as HostsFile;
     } catch (err) {
-      console.error(`[host] ignoring unreadable ${file}: ${(err as Error).message}`);
+      log.error(`ignoring unreadable ${file}: ${(err as Error).message}`);
     }
   }
   let hosts: string[];

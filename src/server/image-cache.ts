@@ -3,6 +3,9 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { RASTER_TYPES } from './image-params.ts';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('image-cache');
 
 /** Made images never change for their URL (the URL names source, size, format and quality). */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -140,7 +143,7 @@ export class ImageCache {
       try {
         await this.remove(oldest);
       } catch (err) {
-        console.warn(`[image-cache] could not evict ${oldest}: ${(err as Error).message}`);
+        log.warn(`could not evict ${oldest}: ${(err as Error).message}`);
       }
     }
   }
@@ -294,7 +297,7 @@ export class ImageCache {
           try {
             await this.write(url, Buffer.concat(chunks), contentType);
           } catch (err) {
-            console.warn(`[image-cache] could not store ${url}: ${(err as Error).message}`);
+            log.warn(`could not store ${url}: ${(err as Error).message}`);
           }
         }
         resolve();
@@ -304,7 +307,7 @@ export class ImageCache {
       Promise.resolve()
         .then(() => render(req, res))
         .catch((err: unknown) => {
-          console.error('[image-cache]', err);
+          log.error({ err }, 'image request failed');
           if (!res.headersSent) res.writeHead(500).end();
           void finish();
         });

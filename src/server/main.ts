@@ -9,6 +9,11 @@ import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
+import { getLogger } from '../lib/log/index.ts';
+import { withRequestId } from './request-id.ts';
+
+const log = getLogger('server');
+const revalidateLog = getLogger('revalidate');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,7 +39,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   try {
     await search.open();
   } catch (err) {
-    console.warn(`[search] not ready: ${(err as Error).message}`);
+    getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
   const handle = createAppHandler({
@@ -42,12 +47,12 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
     privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
   });
-  const server = createServer((req, res) => {
+  const server = createServer((req, res) => withRequestId(req, res, () => {
     handle(req, res).catch((err) => {
-      console.error('[server]', err);
+      log.error({ err }, 'request failed');
       sendErrorPage(req, res, err);
     });
-  });
+  }));
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
@@ -58,8 +63,8 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     url: `http://localhost:${env.PORT}`,
     retryRevalidation: () => {
       retry ??= retryWithBackoff(() => revalidation.run({}), {
-        onFailure: (err, next) => console.warn(`[revalidate] still failing, the previous release keeps serving; next try in ${Math.round(next / 1000)} s: ${err.message}`),
-        onSuccess: () => console.log('[revalidate] the content hub is back: the release is up to date'),
+        onFailure: (err, next) => revalidateLog.warn(`still failing, the previous release keeps serving; next try in ${Math.round(next / 1000)} s: ${err.message}`),
+        onSuccess: () => revalidateLog.info('the content hub is back: the release is up to date'),
       });
     },
     close: () => new Promise((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
@@ -78,9 +83,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       process.exit(1);
     }
     const running = await startServer({ distDir });
-    console.log(`Serving on ${running.url}`);
+    log.info(`Serving on ${running.url}`);
     if (hubDown) {
-      console.warn(servingPreviousMessage(env, hubDown));
+      log.warn(servingPreviousMessage(env, hubDown));
       running.retryRevalidation();
     }
   } catch (err) {

@@ -4,6 +4,9 @@ import * as v from 'valibot';
 import { contentConfig, type ServerEnv } from './env.ts';
 import { givenSecret, secretMatches } from './secret.ts';
 import type { PrerenderResult } from './prerender/run.ts';
+import { currentRequestId, getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('revalidate');
 
 const MAX_BODY = 64 * 1024;
 
@@ -48,6 +51,8 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
         mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
         port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
         force,
+        // The worker's lines carry the id of the request that started the run.
+        reqId: currentRequestId(),
       },
     });
     workers.add(worker);
@@ -79,7 +84,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
   async function run(force: RevalidateRequest): Promise<PrerenderResult> {
     const result = await schedule(force);
     if (result.releaseId && opts.onPublished) {
-      await opts.onPublished().catch((err) => console.error('[revalidate] the new search index could not be loaded, the old one keeps serving:', (err as Error).message));
+      await opts.onPublished().catch((err) => log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`));
     }
     return result;
   }
@@ -116,10 +121,10 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     }
     try {
       const result = await run(parsed.output);
-      console.log(`[revalidate] ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
+      log.info(`${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {
-      console.error('[revalidate] failed:', (err as Error).message);
+      log.error(`failed: ${(err as Error).message}`);
       json(res, 502, { error: `Revalidation failed, the previous build stays: ${(err as Error).message}` });
     }
     return true;

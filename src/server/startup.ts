@@ -20,7 +20,7 @@ export function hasPublishedRelease(distDir: string): boolean {
 /** Asks the content hub for its system data (with the configured timeouts): null when it answers, else the error. */
 export async function probeContentHub(env: ServerEnv): Promise<Error | null> {
   try {
-    await getSystemData({ config: { ...contentConfig(env), logLevel: 'none' }, locales: ['en'], stage: 'PUBLISHED' });
+    await getSystemData({ config: contentConfig(env), locales: ['en'], stage: 'PUBLISHED' });
     return null;
   } catch (err) {
     return err as Error;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostDir, normalizeHost, StaticSite, type BuildMeta } from './static-site.ts';
+import { captureLogs } from '../lib/log/testing.ts';
 
 describe('hostDir', () => {
   it('is the lowercased host without port under the root', () => {
@@ -71,9 +72,13 @@ describe('StaticSite', () => {
   it('answers null and logs when the manifest of the latest build is missing', async () => {
     await mkdir(join(root, 'localhost/builds'), { recursive: true });
     await writeFile(join(root, 'localhost/builds/latest.json'), JSON.stringify({ id: 'gone', timestamp: 't' }));
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(new StaticSite(root).load('localhost')).toBeNull();
-    expect(error).toHaveBeenCalledWith(expect.stringContaining('could not read the build of localhost'));
+    const logs = captureLogs('error');
+    try {
+      expect(new StaticSite(root).load('localhost')).toBeNull();
+    } finally {
+      logs.restore();
+    }
+    expect(logs.lines).toEqual([expect.objectContaining({ level: 'error', component: 'static', msg: expect.stringContaining('could not read the build of localhost') })]);
   });
 
   it('reads a newly published build after invalidate()', async () => {

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('static');
 
 /** One prerendered route of a host, as recorded in `builds/meta/<id>.json`. */
 export interface RouteRule {
@@ -67,7 +70,7 @@ export class StaticSite {
       this.hosts.set(host, entry);
       return entry;
     } catch (err) {
-      console.error(`[static] could not read the build of ${host}: ${(err as Error).message}`);
+      log.error(`could not read the build of ${host}: ${(err as Error).message}`);
       return null;
     }
   }

@@ -1,6 +1,9 @@
 import { getImage } from 'astro:assets';
 import placeholder from './assets/placeholder.png';
 import { transformOf, type PresetName } from './image-presets.ts';
+import { getLogger } from '../../lib/log/index.ts';
+
+const log = getLogger('catalogue');
 
 /**
  * The transformed URL (/_image?…) of a catalogue image in a preset, for islands that get image
@@ -13,7 +16,7 @@ export async function presetImageUrl(preset: PresetName, src: string | null | un
     const img = await getImage({ src: remote ? src! : placeholder, width: t.width, height: t.height, fit: t.fit, format: t.format, quality: t.quality });
     return img.src;
   } catch (err) {
-    console.warn(`[catalogue] image ${src}: ${(err as Error).message}`);
+    log.warn(`image ${src}: ${(err as Error).message}`);
     return remote ? src! : placeholder.src;
   }
 }

@@ -5,6 +5,9 @@ import {
   serializeBasket, newKey, type Basket, type NewBasketProduct,
 } from './basket.ts';
 import { basketView, type BasketSummary } from './view.ts';
+import { browserLogger } from '../platform/log.ts';
+
+const log = browserLogger('basket');
 
 /** Client state of the comparison basket, shared by every island of the page. */
 
@@ -82,7 +85,7 @@ export async function loadMissingSummaries(): Promise<void> {
     const gone = missing.filter((s) => !next[s]);
     if (gone.length) save(gone.reduce(removeAllBySlug, $basket.get()));
   } catch (err) {
-    console.warn('[basket]', (err as Error).message);
+    log.warn((err as Error).message);
   } finally {
     missing.forEach((s) => inFlight.delete(s));
   }

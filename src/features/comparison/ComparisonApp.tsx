@@ -8,6 +8,9 @@ import { useHydrated, useMeasurement } from '../technical-data/use-measurement.t
 import { ComparisonGroup, type ComparisonGroupMessages } from './ComparisonGroup.tsx';
 import { decodeShare, SHARE_PARAM, shareUrl } from './share.ts';
 import type { ComparisonApiProduct } from '../../models/catalogue-api.ts';
+import { browserLogger } from '../platform/log.ts';
+
+const log = browserLogger('comparison');
 
 export interface ComparisonMessages extends ComparisonGroupMessages, MeasurementSwitchMessages {
   'comparison.loading': string;
@@ -72,7 +75,7 @@ export function ComparisonApp({ language, prefix, rendered, messages: m }: Props
         setFailed(false);
       })
       .catch((err: unknown) => {
-        console.warn('[comparison]', (err as Error).message);
+        log.warn((err as Error).message);
         setFailed(true);
       })
       .finally(() => missing.forEach((s) => pending.current.delete(s)));

@@ -1,3 +1,7 @@
+import { browserLogger } from './log.ts';
+
+const log = browserLogger('actions');
+
 /** Dispatched on `document` when the news feed panel opens (its island may hydrate later and then checks `dialog.open`). */
 export const NEWS_FEED_OPEN_EVENT = 'news-feed:open';
 
@@ -14,7 +18,7 @@ export const ACTIONS: Record<string, () => void> = {
 export function runAction(name: string): void {
   const action = ACTIONS[name];
   if (action) action();
-  else console.warn(`Unknown link action "${name}"`);
+  else log.warn(`Unknown link action "${name}"`);
 }
 
 export function initActions(root: Document = document): void {

@@ -1,3 +1,7 @@
+import { browserLogger } from './log.ts';
+
+const log = browserLogger('app');
+
 /** A failed chunk load reloads the page at most once per path within this time (spec §8, §9). */
 export const RELOAD_GUARD_MS = 10_000;
 const KEY = 'komax:chunk-reload';
@@ -24,7 +28,7 @@ export function reloadOnChunkError(): void {
   const handle = (message: string) => {
     if (!isChunkError(message)) return;
     if (shouldReload(sessionStorage, location.pathname, Date.now())) location.reload();
-    else console.warn('Error while mounting app: a script could not be loaded');
+    else log.warn('Error while mounting app: a script could not be loaded');
   };
   window.addEventListener('vite:preloadError', (e) => { e.preventDefault(); handle('Failed to fetch dynamically imported module'); });
   window.addEventListener('unhandledrejection', (e) => handle(String((e.reason as Error)?.message ?? e.reason)));

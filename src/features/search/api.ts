@@ -1,6 +1,9 @@
 import type { APIContext } from 'astro';
 import { parseSearchRequest, parseSuggestRequest, searchSiteKey, SearchError, type SearchResult } from '../../lib/search/index.ts';
 import { resolveSite } from '../../site/resolve-site.ts';
+import { getLogger } from '../../lib/log/index.ts';
+
+const log = getLogger('search');
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
@@ -32,10 +35,10 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
     return json(200, result);
   } catch (err) {
     if (err instanceof SearchError) {
-      if (err.status >= 500) console.error(`[search] ${kind} failed: ${err.message}`);
+      if (err.status >= 500) log.error(`${kind} failed: ${err.message}`);
       return json(err.status, { error: err.message });
     }
-    console.error(`[search] ${kind} failed:`, err);
+    log.error({ err }, `${kind} failed`);
     return json(502, { error: 'The search service failed' });
   }
 }

@@ -20,7 +20,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  ctx = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, logLevel: 'none' }, language: 'de' };
+  ctx = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` }, language: 'de' };
 });
 
 afterAll(async () => {

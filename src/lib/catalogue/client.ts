@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { graphQLService, type GraphQLServiceConfig } from '../graphql/query.ts';
-import type { Logger } from '../graphql/log.ts';
+import type { Logger } from '../log/index.ts';
 import { CatalogueError } from './errors.ts';
 
 /** Where and how to reach the catalogue; built from the environment (CATALOGUE_ENDPOINT). */
@@ -15,10 +15,8 @@ export interface CatalogueContext {
 
 const service = graphQLService({ name: 'catalogue', ErrorClass: CatalogueError, unreachable: 'Catalogue unreachable' });
 
-/** The catalogue logger for a context (hierarchy lookups report skipped references through it). */
-export function catalogueLogger(config: CatalogueConfig): Logger {
-  return service.logger(config);
-}
+/** The catalogue logger (hierarchy lookups report skipped references through it). */
+export const catalogueLogger: Logger = service.logger;
 
 /**
  * The only way to query the catalogue: validates the answer with valibot and turns failures into

@@ -36,7 +36,7 @@ beforeEach(() => {
 });
 
 const ctx = (extra: Partial<ContentContext> = {}): ContentContext => ({
-  config: { endpoint, logLevel: 'none' }, locales: ['de-CH', 'de', 'en'], stage: 'PUBLISHED', ...extra,
+  config: { endpoint }, locales: ['de-CH', 'de', 'en'], stage: 'PUBLISHED', ...extra,
 });
 const Greeting = v.object({ greeting: v.string() });
 const ask = (c = ctx()) => contentQuery(c, 'greeting', 'query Greeting($name: String) { greeting(name: $name) }', { name: 'Ada' }, Greeting);
@@ -106,7 +106,7 @@ describe('an unreachable content hub', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
 
-    const err = await failure(ask(ctx({ config: { endpoint: `http://127.0.0.1:${port}/graphql`, logLevel: 'none' } })));
+    const err = await failure(ask(ctx({ config: { endpoint: `http://127.0.0.1:${port}/graphql` } })));
     expect(err.message).toMatch(/^Content hub unreachable: /);
     expect(err.status).toBeUndefined();
     expect(err.cause).toBeInstanceOf(Error);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const hub = await startContentHub({ port: 0, dataDir, quiet: true });
   server = hub.server;
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  en = { config: { endpoint, logLevel: 'none' }, locales: ['en'], stage: 'PUBLISHED' };
+  en = { config: { endpoint }, locales: ['en'], stage: 'PUBLISHED' };
   de = { ...en, locales: ['de-CH', 'de', 'en'] };
 });
 

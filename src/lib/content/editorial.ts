@@ -2,7 +2,7 @@ import { ClientError } from 'graphql-request';
 import * as v from 'valibot';
 import { contentQuery, type ContentContext } from './client.ts';
 import { ContentError } from './errors.ts';
-import { createLogger } from '../graphql/log.ts';
+import { getLogger } from '../log/index.ts';
 import * as q from './editorial-queries.ts';
 import * as s from './editorial-schema.ts';
 import { mapCategory, mapContact, mapMediaRelease, mapMediaReleaseItem, mapNewsFeed, mapStory, mapStoryItem } from './editorial-map.ts';
@@ -28,7 +28,8 @@ export class ContentInputError extends ContentError {
   }
 }
 
-const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
+const log = getLogger('content');
+const warn = (msg: string) => log.warn(msg);
 
 /** Runs a query, turning a BAD_USER_INPUT answer into a ContentInputError. */
 async function editorialQuery<S extends v.GenericSchema>(ctx: ContentContext, operation: string, query: string, variables: Record<string, unknown>, schema: S): Promise<v.InferOutput<S>> {
@@ -65,7 +66,7 @@ export async function getAllStories(ctx: ContentContext): Promise<StoryListItem[
 /** A story with its modules; null when there is none with this slug. */
 export async function getStory(ctx: ContentContext, slug: string): Promise<Story | null> {
   const raw = await editorialQuery(ctx, 'story', q.STORY, { slug }, s.StorySchema);
-  return raw.story ? mapStory(raw.story, warnOf(ctx)) : null;
+  return raw.story ? mapStory(raw.story, warn) : null;
 }
 
 export async function getStoryCategories(ctx: ContentContext): Promise<StoryCategory[]> {
@@ -110,7 +111,7 @@ export async function getMediaReleases(ctx: ContentContext, opts: { first: numbe
 
 export async function getMediaRelease(ctx: ContentContext, slug: string): Promise<MediaRelease | null> {
   const raw = await editorialQuery(ctx, 'mediaRelease', q.MEDIA_RELEASE, { slug }, s.MediaReleaseSchema);
-  return raw.mediaRelease ? mapMediaRelease(raw.mediaRelease, warnOf(ctx)) : null;
+  return raw.mediaRelease ? mapMediaRelease(raw.mediaRelease, warn) : null;
 }
 
 /**

@@ -18,7 +18,7 @@ let en: ContentContext;
 beforeAll(async () => {
   const hub = await startContentHub({ port: 0, dataDir, quiet: true });
   server = hub.server;
-  en = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, logLevel: 'none' }, locales: ['en'], stage: 'PUBLISHED' };
+  en = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` }, locales: ['en'], stage: 'PUBLISHED' };
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { contentQuery, type ContentContext } from './client.ts';
 import { mapFooter, mapHeader, mapPage, mapSystemData, type NavigationOptions } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
-import { createLogger } from '../graphql/log.ts';
+import { getLogger } from '../log/index.ts';
 import { describeFetchFailure, resolveTimeouts, timedStreamFetch, type UpstreamTimeouts } from '../http/timeouts.ts';
 import { ContentError } from './errors.ts';
 import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
@@ -18,7 +18,8 @@ export { ContentError };
 export { NO_GRANTS, type Grants } from './access.ts';
 export * from './editorial.ts';
 
-const warnOf = (ctx: ContentContext) => createLogger(ctx.config.logLevel, 'content').warn;
+const log = getLogger('content');
+const warn = (msg: string) => log.warn(msg);
 
 /** Countries, languages, sites (those with both navigations) and brands. */
 export async function getSystemData(ctx: ContentContext): Promise<SystemData> {
@@ -32,32 +33,32 @@ export async function getSystemData(ctx: ContentContext): Promise<SystemData> {
  */
 export async function getHeaderNavigation(ctx: ContentContext, site: Site, opts: NavigationOptions = {}): Promise<HeaderNavigation | null> {
   const raw = await contentQuery(ctx, 'headerNavigation', q.HEADER_NAVIGATION, { id: site.headerNavigationId, stage: ctx.stage }, s.RawHeaderSchema);
-  return raw.headerNavigation ? mapHeader(raw.headerNavigation, opts, warnOf(ctx)) : null;
+  return raw.headerNavigation ? mapHeader(raw.headerNavigation, opts, warn) : null;
 }
 
 /** The site's footer navigation, filtered like {@link getHeaderNavigation}. */
 export async function getFooterNavigation(ctx: ContentContext, site: Site, opts: NavigationOptions = {}): Promise<FooterNavigation | null> {
   const raw = await contentQuery(ctx, 'footerNavigation', q.FOOTER_NAVIGATION, { id: site.footerNavigationId, stage: ctx.stage }, s.RawFooterSchema);
-  return raw.footerNavigation ? mapFooter(raw.footerNavigation, opts, warnOf(ctx)) : null;
+  return raw.footerNavigation ? mapFooter(raw.footerNavigation, opts, warn) : null;
 }
 
 /** A page of the site (or a global page) by its site-relative path ('' for home); null if none. */
 export async function getPageByPath(ctx: ContentContext, site: Site, path: string): Promise<Page | null> {
   const raw = await contentQuery(ctx, 'pageByPath', q.PAGE_BY_PATH, { site: site.id, path, stage: ctx.stage }, s.PageByPathSchema);
-  return raw.pageByPath ? mapPage(raw.pageByPath, warnOf(ctx)) : null;
+  return raw.pageByPath ? mapPage(raw.pageByPath, warn) : null;
 }
 
 /** Pages by id across all sites and page types. */
 export async function getPagesById(ctx: ContentContext, ids: string[]): Promise<Page[]> {
   if (ids.length === 0) return [];
   const raw = await contentQuery(ctx, 'pagesById', q.PAGES_BY_ID, { ids, stage: ctx.stage }, s.PagesByIdSchema);
-  return raw.pagesById.map((p) => mapPage(p, warnOf(ctx)));
+  return raw.pagesById.map((p) => mapPage(p, warn));
 }
 
 /** Every page of a site including global pages (all sites when `site` is omitted). */
 export async function listPages(ctx: ContentContext, site?: Site): Promise<Page[]> {
   const raw = await contentQuery(ctx, 'pages', q.PAGES, { site: site?.id ?? null, stage: ctx.stage }, s.PagesSchema);
-  return raw.pages.map((p) => mapPage(p, warnOf(ctx)));
+  return raw.pages.map((p) => mapPage(p, warn));
 }
 
 /** The system redirect for a request path (with and without query); the longest previousUrl wins. */

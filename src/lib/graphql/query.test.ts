@@ -28,7 +28,7 @@ async function listen<S extends TcpServer | HttpServer>(server: S): Promise<stri
 const hanging = () => listen(createTcpServer((socket) => { sockets.push(socket); socket.on('data', () => {}); }));
 
 const call = (endpoint: string, timeoutMs = 300) =>
-  service.query({ endpoint, logLevel: 'none', connectTimeoutMs: 200, timeoutMs }, 'hello', '{ hello }', {}, Schema);
+  service.query({ endpoint, connectTimeoutMs: 200, timeoutMs }, 'hello', '{ hello }', {}, Schema);
 
 describe('the GraphQL transport', () => {
   it('gives up on a service that accepts but never answers, within the total timeout', async () => {

@@ -1,12 +1,11 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
 import * as v from 'valibot';
-import { createLogger, truncateVariables, type Logger, type LogLevel } from './log.ts';
+import { getLogger, truncateVariables, type Logger } from '../log/index.ts';
 import { describeFetchFailure, resolveTimeouts, timedFetch, type FailureKind, type UpstreamTimeouts } from '../http/timeouts.ts';
 
-/** Where and how to reach a GraphQL service, and how long a call may take (defaults: connect 2 s, total 5 s). */
+/** Where and how to reach a GraphQL service, and how long a call may take (defaults: connect 2 s, total 5 s). The log level is the server's (LOG_LEVEL). */
 export interface GraphQLServiceConfig extends UpstreamTimeouts {
   endpoint: string;
-  logLevel: LogLevel;
 }
 
 export interface ServiceErrorOptions {
@@ -60,19 +59,19 @@ export function graphQLErrorMessage(errors: { message?: string }[] | undefined, 
  * Each service keeps its own queries, schemas and mapping; only the plumbing is shared.
  */
 export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorClass; unreachable: string }) {
-  const clients = new Map<string, { client: GraphQLClient; log: Logger }>();
+  const log: Logger = getLogger(opts.name);
+  const clients = new Map<string, GraphQLClient>();
   const clientFor = (config: GraphQLServiceConfig) => {
     const timeouts = resolveTimeouts(config);
-    const key = `${config.endpoint}|${config.logLevel}|${timeouts.connectTimeoutMs}|${timeouts.timeoutMs}`;
-    let entry = clients.get(key);
-    if (!entry) {
-      const client = new GraphQLClient(config.endpoint, {
+    const key = `${config.endpoint}|${timeouts.connectTimeoutMs}|${timeouts.timeoutMs}`;
+    let client = clients.get(key);
+    if (!client) {
+      client = new GraphQLClient(config.endpoint, {
         fetch: ((url: string | URL, init?: RequestInit) => timedFetch(url, init, timeouts)) as typeof fetch,
       });
-      entry = { client, log: createLogger(config.logLevel, opts.name) };
-      clients.set(key, entry);
+      clients.set(key, client);
     }
-    return entry;
+    return client;
   };
 
   async function query<S extends v.GenericSchema>(
@@ -83,7 +82,7 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
     schema: S,
     headers?: Record<string, string>,
   ): Promise<v.InferOutput<S>> {
-    const { client, log } = clientFor(config);
+    const client = clientFor(config);
     const started = performance.now();
     log.debug(`${operation} ${truncateVariables(variables)}`);
     let data: unknown;
@@ -110,5 +109,5 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
     return parsed.output;
   }
 
-  return { query, logger: (config: GraphQLServiceConfig): Logger => clientFor(config).log };
+  return { query, logger: log };
 }

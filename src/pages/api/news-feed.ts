@@ -7,6 +7,7 @@ import { serverEnv } from '../../server/env.ts';
 import { hasRevalidateSecret } from '../../server/secret.ts';
 import { apiCache, apiContentContext, apiSystemData, json, localeOf, LocaleParam } from '../../models/editorial-api.ts';
 import { mainSiteOrigin, toNewsFeedResponse } from '../../models/editorial-news.ts';
+import { getLogger } from '../../lib/log/index.ts';
 
 const Query = v.object({
   lang: LocaleParam,
@@ -36,7 +37,7 @@ export const GET: APIRoute = async ({ url, request }) => {
     return json(body, 200, 'public, max-age=60');
   } catch (err) {
     if (err instanceof ContentInputError) return json({ error: err.message }, 400);
-    console.error('[news-feed]', (err as Error).message);
+    getLogger('news-feed').error((err as Error).message);
     return json({ error: 'The news feed is not available right now.' }, 502);
   }
 };

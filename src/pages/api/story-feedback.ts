@@ -4,6 +4,7 @@ import { submitStoryFeedback } from '../../lib/content/index.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
 import { apiContentContext, apiSystemData, json, localeOf, LocaleParam } from '../../models/editorial-api.ts';
 import { FEEDBACK_FIELDS, INVALID_KEY, validateFeedback, type FeedbackField } from '../../features/stories/feedback-schema.ts';
+import { getLogger } from '../../lib/log/index.ts';
 
 const MAX_BODY = 16 * 1024;
 const Envelope = v.object({
@@ -45,7 +46,7 @@ export const POST: APIRoute = async ({ request }) => {
     const fields = Object.fromEntries(Object.keys(result.fields).filter((f): f is FeedbackField => (FEEDBACK_FIELDS as readonly string[]).includes(f)).map((f) => [f, t(INVALID_KEY)]));
     return json({ ok: false, fields }, 400);
   } catch (err) {
-    console.error('[story-feedback]', (err as Error).message);
+    getLogger('story-feedback').error((err as Error).message);
     return json({ ok: false, error: t('feedback.failure') }, 502);
   }
 };

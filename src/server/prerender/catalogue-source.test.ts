@@ -25,7 +25,7 @@ function context(lang: string, cc: string | null, memo: RouteSourceContext['memo
   const locale = makeLocale(lang, cc);
   return {
     system, site, locale, country: cc ? country(cc) : country('ALL'),
-    content: { config: { endpoint: 'unused', logLevel: 'none' }, locales: [lang], stage: 'PUBLISHED' },
+    content: { config: { endpoint: 'unused' }, locales: [lang], stage: 'PUBLISHED' },
     chrome: { header: null, footer: null },
     memo,
     hash: (r) => hashOf(r),
@@ -49,8 +49,7 @@ beforeAll(async () => {
   server = running.server;
   endpoint = running.url;
   process.env.CATALOGUE_ENDPOINT = endpoint;
-  process.env.CONTENT_LOG_LEVEL = 'none';
-  en = await loadCatalogueLanguage({ config: { endpoint, logLevel: 'none' }, language: 'en' });
+  en = await loadCatalogueLanguage({ config: { endpoint }, language: 'en' });
 });
 
 afterAll(async () => {

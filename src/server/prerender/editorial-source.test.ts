@@ -19,7 +19,7 @@ let system: SystemData;
 beforeAll(async () => {
   const hub = await startContentHub({ port: 0, dataDir, quiet: true });
   server = hub.server;
-  content = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, logLevel: 'none' }, locales: ['en'], stage: 'PUBLISHED' };
+  content = { config: { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` }, locales: ['en'], stage: 'PUBLISHED' };
   system = await getSystemData(content);
 });
 

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SystemData } from '../../site/types.ts';
 import { renderOne, type RenderApp, type RenderJob, type RenderOutcome } from './render-one.ts';
+import { currentRequestId } from '../../lib/log/index.ts';
 
 /** Below this many routes a second thread costs more (loading the App) than it saves. */
 const THREAD_THRESHOLD = 400;
@@ -48,7 +49,7 @@ export async function renderAll(jobs: RenderJob[], opts: PoolOptions): Promise<v
 
   const remote = () => new Promise<void>((resolve, reject) => {
     const worker = new Worker(new URL('./render-worker.ts', import.meta.url), {
-      workerData: { distDir: opts.distDir, system: opts.system, releaseId: opts.releaseId, concurrency },
+      workerData: { distDir: opts.distDir, system: opts.system, releaseId: opts.releaseId, concurrency, reqId: currentRequestId() },
     });
     const send = () => {
       const chunk = take();

@@ -2,6 +2,7 @@ import type { APIRoute } from 'astro';
 import { presetImageUrl } from '../../../components/ui/image-url.ts';
 import type { PresetName } from '../../../components/ui/image-presets.ts';
 import { parseCatalogueQuery, type CatalogueApiQuery, type ImageUrl } from '../../../models/catalogue-api.ts';
+import { getLogger } from '../../../lib/log/index.ts';
 
 const json = (body: unknown, status: number, cache = 'no-store') =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cache } });
@@ -18,7 +19,7 @@ export function catalogueRoute(name: string, load: (q: CatalogueApiQuery, imageU
       const products = await load(q.value, (src) => presetImageUrl(preset, src));
       return json({ products }, 200, 'public, max-age=300');
     } catch (err) {
-      console.error(`[api/catalogue/${name}]`, (err as Error).message);
+      getLogger(`api/catalogue/${name}`).error((err as Error).message);
       return json({ error: 'The catalogue is not available right now.' }, 502);
     }
   };
