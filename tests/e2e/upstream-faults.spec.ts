@@ -95,7 +95,7 @@ async function startProcess(script: string, env: Record<string, string>, ready: 
 
 const serverEnv = (endpoint: string, port: number) => ({
   PORT: String(port), CONTENT_ENDPOINT: endpoint, CATALOGUE_ENDPOINT: endpoint, REVALIDATE_SECRET,
-  UPSTREAM_CONNECT_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'none',
+  UPSTREAM_CONNECT_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'info',
 });
 
 function expectErrorPage(res: Answer, o: { status: number; title: string; heading: string }) {
