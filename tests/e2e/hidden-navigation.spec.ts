@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect } from './fixtures/index.ts';
+import { test, expect, filesBelow } from './fixtures/index.ts';
 
 // Hidden navigation items (and items whose page is not published) are for the editor's navigation
 // only: no prerendered page, payload, manifest, sitemap or search document may name them.
@@ -27,16 +27,6 @@ for (const nav of navigation) {
 }
 const titles = [...new Set(secret.flatMap((i) => Object.values(i.title)))];
 
-function* walk(dir: string): Generator<string> {
-  let entries: string[];
-  try { entries = readdirSync(dir); } catch { return; }
-  for (const name of entries) {
-    const full = join(dir, name);
-    const st = statSync(full, { throwIfNoEntry: false });
-    if (st?.isDirectory()) yield* walk(full);
-    else if (st?.isFile()) yield full;
-  }
-}
 
 test('the demo data has hidden navigation items, one of them for an unpublished page', () => {
   expect(secret.length).toBeGreaterThanOrEqual(2);
@@ -47,7 +37,7 @@ test('the demo data has hidden navigation items, one of them for an unpublished 
 test('no static file or search document names a hidden navigation item', () => {
   const found: string[] = [];
   let files = 0;
-  for (const file of [...walk(join(DIST, 'static')), ...walk(join(DIST, 'search'))]) {
+  for (const file of [...filesBelow(join(DIST, 'static')), ...filesBelow(join(DIST, 'search'))]) {
     if (!/\.(html|json|xml|txt)$/.test(file)) continue;
     files++;
     const text = readFileSync(file, 'utf8');

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, raw } from './fixtures/index.ts';
+import { test, expect, filesBelow, raw } from './fixtures/index.ts';
 
 // Every download of the demo data, sorted by who may see the pages linking it: a file linked only
 // from protected pages (protection 1 or 2, or below such a page) or unpublished pages does not
@@ -88,17 +88,6 @@ test('a child of a protected page shows the protection notice, not its content',
   expect(res.text).not.toContain((child.content.en!.modules[0] as { blocks: { text: string }[] }).blocks[0]!.text);
 });
 
-/** Every file below a folder (the static trees of all hosts, the search indexes). */
-function* walk(dir: string): Generator<string> {
-  let entries: string[];
-  try { entries = readdirSync(dir); } catch { return; }
-  for (const name of entries) {
-    const full = join(dir, name);
-    const st = statSync(full, { throwIfNoEntry: false });
-    if (st?.isDirectory()) yield* walk(full);
-    else if (st?.isFile()) yield full;
-  }
-}
 
 test('no public output holds a protected page\'s texts or file links', () => {
   const needles = new Set<string>();
@@ -111,7 +100,7 @@ test('no public output holds a protected page\'s texts or file links', () => {
   for (const f of hiddenFiles.values()) needles.add(`/file/${f.slug}`);
   const found: string[] = [];
   let files = 0;
-  for (const file of [...walk(join(DIST, 'static')), ...walk(join(DIST, 'search'))]) {
+  for (const file of [...filesBelow(join(DIST, 'static')), ...filesBelow(join(DIST, 'search'))]) {
     if (!/\.(html|json|xml|txt)$/.test(file)) continue;
     files++;
     const text = readFileSync(file, 'utf8');
