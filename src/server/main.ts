@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
 import { EnvError, parseServerEnv } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
+import { tidyStatic } from './release.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,7 +26,10 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
-  const search = createSearchBackend(searchConfigFromEnv(opts.env ?? process.env, distDir));
+  const searchConfig = searchConfigFromEnv(opts.env ?? process.env, distDir);
+  // What a prerender killed midway left behind (never the live release, nothing while one runs).
+  await tidyStatic(join(distDir, 'static'), { searchDir: searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined });
+  const search = createSearchBackend(searchConfig);
   try {
     await search.open();
   } catch (err) {
