@@ -25,7 +25,7 @@ export async function runPrerenderCli(opts: { all?: boolean; rethrow?: boolean }
       },
     });
     if (tty) process.stdout.write('\n');
-    console.log(`prerender: ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed of ${result.total} routes in ${result.seconds.toFixed(2)} s (${Math.round(result.pagesPerSecond)} pages/s)${result.releaseId ? `, release ${result.releaseId}` : ', nothing changed'}`);
+    console.log(`prerender: ${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed of ${result.total} routes in ${result.seconds.toFixed(2)} s (${Math.round(result.pagesPerSecond)} pages/s; link copy ${result.linkSeconds.toFixed(2)} s)${result.releaseId ? `, release ${result.releaseId}` : ', nothing changed'}`);
     if (result.failed.length) console.warn(`prerender: ${result.failed.length} routes did not render: ${result.failed.slice(0, 10).join(', ')}`);
     return result;
   } catch (err) {

@@ -133,7 +133,7 @@ const rows: [string, string][] = [
   ['full prerender, pages/s (render phase)', `${Math.round(full.pagesPerSecond)}`],
   ['one page changed: re-rendered routes', `${one.rendered} of ${one.total}`],
   ['one page changed: seconds', `${one.seconds.toFixed(2)} s`],
-  ['  of which collect / render / search index', `${one.collectSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} / ${one.publishSeconds.toFixed(2)} s`],
+  ['  of which collect / link copy / render / search index', `${one.collectSeconds.toFixed(2)} / ${one.linkSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} / ${one.publishSeconds.toFixed(2)} s`],
   ['nothing changed: seconds', `${none.seconds.toFixed(2)} s (${none.rendered} rendered)`],
 ];
 if (astro) {

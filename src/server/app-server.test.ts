@@ -7,6 +7,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHandler } from './app-server.ts';
+import { publishRelease, releaseDir } from './release.ts';
+
+const RELEASE = 'release0001';
 
 let dist: string;
 let server: Server;
@@ -18,7 +21,7 @@ let seenHosts: string[] = [];
 const SITES = ['localhost', 'events.localhost', 'partner.localhost'];
 
 async function publish(host: string) {
-  const dir = join(dist, 'static', host);
+  const dir = join(releaseDir(join(dist, 'static'), RELEASE), host);
   await mkdir(join(dir, 'builds/meta'), { recursive: true });
   await mkdir(join(dir, 'en'), { recursive: true });
   await writeFile(join(dir, 'builds/meta/b1.json'), JSON.stringify({ id: 'b1', timestamp: 't', appBuildId: 'a', routes: { '/en': { fingerprint: `fp-${host}`, csp: null } }, redirects: [] }));
@@ -35,6 +38,7 @@ const astroHandler = (req: IncomingMessage, res: ServerResponse) => {
 beforeAll(async () => {
   dist = await mkdtemp(join(tmpdir(), 'app-server-'));
   for (const h of SITES) await publish(h);
+  await publishRelease(join(dist, 'static'), RELEASE);
   // Files next to the static root that a Host like "x/../.." used to reach.
   await writeFile(join(dist, 'sitemap.xml'), 'SECRET-OUTSIDE-STATIC');
   await mkdir(join(dist, 'client'), { recursive: true });

@@ -51,20 +51,28 @@ export function createAppHandler(opts: AppServerOptions) {
       res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? CACHE_IMMUTABLE : 'public, max-age=3600');
     },
   });
-  const hostFiles = new Map<string, ReturnType<typeof sirv>>();
+  const hostFiles = new Map<string, { dir: string; serve: ReturnType<typeof sirv> }>();
   /** Keyed by a resolved site host only (one entry per site at most). */
+  const noFiles: ReturnType<typeof sirv> = (_req, _res, next) => next?.();
   const hostFilesFor = (host: string) => {
+    // The host's tree in the live release: a new release gets a new handler, and a request being
+    // served keeps reading the release it started in (stat and read hit the same files).
+    const dir = site.load(host)?.dir;
+    if (!dir) return noFiles;
     let h = hostFiles.get(host);
-    if (!h) {
-      // dev: true makes sirv look at the disk per request, so files a revalidation wrote are seen.
-      h = sirv(hostDir(site.root, host)!, {
-        dev: true,
-        etag: true,
-        setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
-      });
+    if (h?.dir !== dir) {
+      // dev: true makes sirv look at the disk per request instead of listing the whole tree up front.
+      h = {
+        dir,
+        serve: sirv(dir, {
+          dev: true,
+          etag: true,
+          setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
+        }),
+      };
       hostFiles.set(host, h);
     }
-    return h;
+    return h.serve;
   };
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {

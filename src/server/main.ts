@@ -8,6 +8,7 @@ import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
+import { tidyStatic } from './release.ts';
 import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
 import { withRequestId } from './request-id.ts';
@@ -35,7 +36,10 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
-  const search = createSearchBackend({ ...searchConfigFromEnv(opts.env ?? process.env, distDir), timeouts: upstreamTimeouts(env) });
+  const searchConfig = { ...searchConfigFromEnv(opts.env ?? process.env, distDir), timeouts: upstreamTimeouts(env) };
+  // What a prerender killed midway left behind (never the live release, nothing while one runs).
+  await tidyStatic(join(distDir, 'static'), { searchDir: searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined });
+  const search = createSearchBackend(searchConfig);
   try {
     await search.open();
   } catch (err) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff } from './startup.ts';
 import { parseServerEnv } from './env.ts';
+import { publishRelease, releaseDir } from './release.ts';
 
 describe('retryWithBackoff', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -45,8 +46,9 @@ describe('start-up checks', () => {
 
   it('find a published release only when a host has a latest build with its meta', async () => {
     expect(hasPublishedRelease(dist)).toBe(false);
-    const host = join(dist, 'static/localhost/builds');
+    const host = join(releaseDir(join(dist, 'static'), 'release0001'), 'localhost/builds');
     await mkdir(join(host, 'meta'), { recursive: true });
+    await publishRelease(join(dist, 'static'), 'release0001');
     expect(hasPublishedRelease(dist)).toBe(false);
     await writeFile(join(host, 'latest.json'), JSON.stringify({ id: 'r1', timestamp: '2026-01-01T00:00:00Z' }));
     await writeFile(join(host, 'meta/r1.json'), JSON.stringify({ id: 'r1', timestamp: '', appBuildId: 'b', routes: {}, redirects: [] }));

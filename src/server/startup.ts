@@ -6,14 +6,14 @@ import { getSystemData } from '../lib/content/index.ts';
 
 /** Whether dist/static holds a published release of at least one host (something to serve). */
 export function hasPublishedRelease(distDir: string): boolean {
-  const root = join(distDir, 'static');
+  // The host trees of the live release (through its pointer).
+  const site = new StaticSite(join(distDir, 'static'));
   let hosts: string[];
   try {
-    hosts = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    hosts = readdirSync(site.root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch {
     return false;
   }
-  const site = new StaticSite(root);
   return hosts.some((host) => site.load(host) !== null);
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostDir, normalizeHost, StaticSite, type BuildMeta } from './static-site.ts';
 import { captureLogs } from '../lib/log/testing.ts';
+import { publishRelease } from './release.ts';
 
 describe('hostDir', () => {
   it('is the lowercased host without port under the root', () => {
@@ -24,16 +25,28 @@ describe('normalizeHost', () => {
 
 describe('StaticSite', () => {
   let root: string;
+  let release: string;
 
   const meta = (id: string, routes: BuildMeta['routes']): BuildMeta => ({ id, timestamp: '2026-01-01T00:00:00Z', appBuildId: 'app-1', routes, redirects: [] });
-  const publish = async (host: string, m: BuildMeta) => {
-    await mkdir(join(root, host, 'builds/meta'), { recursive: true });
-    await writeFile(join(root, host, 'builds/meta', `${m.id}.json`), JSON.stringify(m));
-    await writeFile(join(root, host, 'builds/latest.json'), JSON.stringify({ id: m.id, timestamp: m.timestamp }));
+  /** Writes a host's build into the release being prepared (not live until `swap`). */
+  const publish = async (host: string, m: BuildMeta, files: Record<string, string> = {}) => {
+    const dir = join(root, 'releases', release, host);
+    await mkdir(join(dir, 'builds/meta'), { recursive: true });
+    await writeFile(join(dir, 'builds/meta', `${m.id}.json`), JSON.stringify(m));
+    await writeFile(join(dir, 'builds/latest.json'), JSON.stringify({ id: m.id, timestamp: m.timestamp }));
+    for (const [path, body] of Object.entries(files)) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), body);
+    }
+  };
+  const swap = async (next: string) => {
+    await publishRelease(root, release);
+    release = next;
   };
 
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'static-site-'));
+    release = 'release0001';
   });
 
   afterEach(async () => {
@@ -41,10 +54,11 @@ describe('StaticSite', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('loads the latest build of a host and answers its route rules', async () => {
+  it('loads the latest build of a host from the live release and answers its route rules', async () => {
     await publish('localhost', meta('b1', { '/en': { fingerprint: 'f-en', csp: "default-src 'self'" } }));
+    await swap('release0002');
     const site = new StaticSite(root);
-    expect(site.load('localhost')).toMatchObject({ latest: { id: 'b1' }, meta: { id: 'b1' } });
+    expect(site.load('localhost')).toMatchObject({ latest: { id: 'b1' }, meta: { id: 'b1' }, dir: join(root, 'releases/release0001/localhost') });
     expect(site.route('localhost', '/en')).toEqual({ fingerprint: 'f-en', csp: "default-src 'self'" });
     expect(site.route('LOCALHOST:4321', '/en')).toEqual({ fingerprint: 'f-en', csp: "default-src 'self'" });
     expect(site.route('localhost', '/de')).toBeNull();
@@ -54,6 +68,7 @@ describe('StaticSite', () => {
   it('keeps hosts apart', async () => {
     await publish('localhost', meta('b1', { '/en': { fingerprint: 'main', csp: null } }));
     await publish('events.localhost', meta('e1', { '/en': { fingerprint: 'events', csp: null } }));
+    await swap('release0002');
     const site = new StaticSite(root);
     site.load('localhost');
     site.load('events.localhost');
@@ -61,8 +76,12 @@ describe('StaticSite', () => {
     expect(site.route('events.localhost', '/en')?.fingerprint).toBe('events');
   });
 
-  it('answers null for a host without a build or a bad host', async () => {
+  it('answers null for a host without a build, a bad host, or before any release is live', async () => {
+    await publish('localhost', meta('b1', { '/en': { fingerprint: 'f', csp: null } }));
     const site = new StaticSite(root);
+    // Written but not live yet: nothing is served from it.
+    expect(site.load('localhost')).toBeNull();
+    await swap('release0002');
     expect(site.load('unknown.localhost')).toBeNull();
     expect(site.load('../etc')).toBeNull();
     expect(site.route('unknown.localhost', '/en')).toBeNull();
@@ -70,8 +89,10 @@ describe('StaticSite', () => {
   });
 
   it('answers null and logs when the manifest of the latest build is missing', async () => {
-    await mkdir(join(root, 'localhost/builds'), { recursive: true });
-    await writeFile(join(root, 'localhost/builds/latest.json'), JSON.stringify({ id: 'gone', timestamp: 't' }));
+    const dir = join(root, 'releases', release, 'localhost/builds');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'latest.json'), JSON.stringify({ id: 'gone', timestamp: 't' }));
+    await swap('release0002');
     const logs = captureLogs('error');
     try {
       expect(new StaticSite(root).load('localhost')).toBeNull();
@@ -81,53 +102,65 @@ describe('StaticSite', () => {
     expect(logs.lines).toEqual([expect.objectContaining({ level: 'error', component: 'static', msg: expect.stringContaining('could not read the build of localhost') })]);
   });
 
-  it('reads a newly published build after invalidate()', async () => {
+  it('sees a newly published release at the next load, without waiting or invalidating', async () => {
     await publish('localhost', meta('b1', { '/en': { fingerprint: 'old', csp: null } }));
+    await swap('release0002');
     const site = new StaticSite(root);
     site.load('localhost');
     await publish('localhost', meta('b2', { '/en': { fingerprint: 'new', csp: null } }));
-    site.invalidate();
-    expect(site.route('localhost', '/en')).toBeNull();
+    // Until the pointer moves, the release being written is invisible.
+    site.load('localhost');
+    expect(site.route('localhost', '/en')?.fingerprint).toBe('old');
+    await swap('release0003');
     site.load('localhost');
     expect(site.route('localhost', '/en')?.fingerprint).toBe('new');
     expect(site.latest('localhost')?.id).toBe('b2');
   });
 
-  it('reads a newly published build once the recheck interval has passed', async () => {
-    let now = 1000;
-    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  it('reads a newly published build after invalidate()', async () => {
     await publish('localhost', meta('b1', { '/en': { fingerprint: 'old', csp: null } }));
+    await swap('release0002');
     const site = new StaticSite(root);
     site.load('localhost');
-    await publish('localhost', meta('b2', { '/en': { fingerprint: 'new', csp: null } }));
-    now += 500;
+    site.invalidate();
+    expect(site.route('localhost', '/en')).toBeNull();
     site.load('localhost');
     expect(site.route('localhost', '/en')?.fingerprint).toBe('old');
-    now += 1000;
-    site.load('localhost');
-    expect(site.route('localhost', '/en')?.fingerprint).toBe('new');
   });
 
-  it('forgets a host whose latest.json disappeared', async () => {
-    let now = 1000;
-    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  it('forgets a host the new live release does not have', async () => {
     await publish('localhost', meta('b1', { '/en': { fingerprint: 'f', csp: null } }));
+    await publish('events.localhost', meta('e1', { '/en': { fingerprint: 'f', csp: null } }));
+    await swap('release0002');
     const site = new StaticSite(root);
-    site.load('localhost');
-    await rm(join(root, 'localhost/builds/latest.json'));
-    now += 5000;
-    expect(site.load('localhost')).toBeNull();
-    expect(site.route('localhost', '/en')).toBeNull();
+    site.load('events.localhost');
+    await publish('localhost', meta('b2', { '/en': { fingerprint: 'f', csp: null } }));
+    await swap('release0003');
+    expect(site.load('events.localhost')).toBeNull();
+    expect(site.route('events.localhost', '/en')).toBeNull();
   });
 
   it('reads the saved HTML of a route, and null when there is none', async () => {
-    await mkdir(join(root, 'localhost/en/about-us'), { recursive: true });
-    await writeFile(join(root, 'localhost/en/about-us/index.html'), '<h1>About</h1>');
-    await writeFile(join(root, 'localhost/index.html'), '<h1>Root</h1>');
+    await publish('localhost', meta('b1', {}), { 'en/about-us/index.html': '<h1>About</h1>', 'index.html': '<h1>Root</h1>' });
+    await swap('release0002');
     const site = new StaticSite(root);
     expect(await site.html('localhost:4321', '/en/about-us')).toBe('<h1>About</h1>');
     expect(await site.html('localhost', '/')).toBe('<h1>Root</h1>');
     expect(await site.html('localhost', '/en/missing')).toBeNull();
     expect(await site.html('../etc', '/')).toBeNull();
+  });
+
+  it('reads the HTML from the release its rules were loaded from, even when the pointer moved meanwhile', async () => {
+    await publish('localhost', meta('b1', { '/en': { fingerprint: 'old', csp: null } }), { 'en/index.html': 'old' });
+    await swap('release0002');
+    const site = new StaticSite(root);
+    site.load('localhost');
+    expect(site.route('localhost', '/en')).toEqual({ fingerprint: 'old', csp: null });
+    await publish('localhost', meta('b2', { '/en': { fingerprint: 'new', csp: null } }), { 'en/index.html': 'new' });
+    await swap('release0003');
+    // A request that loaded the rules of b1 gets b1's page, never the next release's HTML with b1's ETag.
+    expect(await site.html('localhost', '/en')).toBe('old');
+    site.load('localhost');
+    expect(await site.html('localhost', '/en')).toBe('new');
   });
 });

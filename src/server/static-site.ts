@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { getLogger } from '../lib/log/index.ts';
 
 const log = getLogger('static');
+import { liveDir, readPointer, releaseDir } from './release.ts';
 
 /** One prerendered route of a host, as recorded in `builds/meta/<id>.json`. */
 export interface RouteRule {
@@ -33,26 +34,43 @@ export function hostDir(root: string, hostHeader: string): string | null {
   return join(root, host);
 }
 
+/** A host's loaded build: its latest.json and meta, and the folder of the release they came from. */
+export interface LoadedBuild {
+  latest: LatestBuild;
+  meta: BuildMeta;
+  /** The host's tree in that release (`<static>/releases/<id>/<host>`): read its files from here. */
+  dir: string;
+}
+
 /**
- * The prerendered output: for each host the route rules of its latest build. Reloaded when a
- * revalidation publishes a new build.
+ * The prerendered output (`dist/static`, see `release.ts`): for each host the route rules of the
+ * live release. The `live` pointer is read on every load (one readlink), so a published release
+ * is seen at once; each host's rules and files are pinned to the release they were loaded from,
+ * so a request never mixes two releases and a request in flight keeps reading its release.
  */
 export class StaticSite {
-  private hosts = new Map<string, { latest: LatestBuild; meta: BuildMeta; checkedAt: number }>();
-  /** How long a loaded build is trusted before latest.json is read again (another process may publish). */
-  private recheckMs = 1000;
+  private hosts = new Map<string, LoadedBuild & { release: string }>();
+  /** The output folder holding `releases/` and the `live` pointer. */
+  readonly staticRoot: string;
+  /** The live tree through its pointer: `<root>/<host>/…` is always the current release. */
   readonly root: string;
 
-  constructor(root: string) {
-    this.root = root;
+  constructor(staticRoot: string) {
+    this.staticRoot = staticRoot;
+    this.root = liveDir(staticRoot);
   }
 
-  /** Reads `builds/latest.json` and its meta for a host (again when the id changed). */
-  load(hostHeader: string): { latest: LatestBuild; meta: BuildMeta } | null {
+  /** Reads `builds/latest.json` and its meta for a host from the live release (again after a swap). */
+  load(hostHeader: string): LoadedBuild | null {
     const host = normalizeHost(hostHeader);
+    const release = readPointer(this.staticRoot);
+    if (!release) {
+      this.hosts.clear();
+      return null;
+    }
     const known = this.hosts.get(host);
-    if (known && performance.now() - known.checkedAt < this.recheckMs) return known;
-    const dir = hostDir(this.root, host);
+    if (known?.release === release) return known;
+    const dir = hostDir(releaseDir(this.staticRoot, release), host);
     if (!dir) return null;
     const latestFile = join(dir, 'builds/latest.json');
     if (!existsSync(latestFile)) {
@@ -61,12 +79,8 @@ export class StaticSite {
     }
     try {
       const latest = JSON.parse(readFileSync(latestFile, 'utf8')) as LatestBuild;
-      if (known?.latest.id === latest.id) {
-        known.checkedAt = performance.now();
-        return known;
-      }
       const meta = JSON.parse(readFileSync(join(dir, 'builds/meta', `${latest.id}.json`), 'utf8')) as BuildMeta;
-      const entry = { latest, meta, checkedAt: performance.now() };
+      const entry = { latest, meta, dir, release };
       this.hosts.set(host, entry);
       return entry;
     } catch (err) {
@@ -93,8 +107,9 @@ export class StaticSite {
     return this.hosts.get(normalizeHost(host))?.latest ?? null;
   }
 
+  /** The saved HTML of a route, from the release the host's rules were loaded from. */
   async html(host: string, pathname: string): Promise<string | null> {
-    const dir = hostDir(this.root, host);
+    const dir = this.hosts.get(normalizeHost(host))?.dir ?? hostDir(this.root, host);
     if (!dir) return null;
     try {
       return await readFile(join(dir, pathname === '/' ? '' : pathname, 'index.html'), 'utf8');

@@ -37,7 +37,7 @@ test('the demo data has hidden navigation items, one of them for an unpublished 
 test('no static file or search document names a hidden navigation item', () => {
   const found: string[] = [];
   let files = 0;
-  for (const file of [...filesBelow(join(DIST, 'static')), ...filesBelow(join(DIST, 'search'))]) {
+  for (const file of [...filesBelow(join(DIST, 'static', 'live')), ...filesBelow(join(DIST, 'search'))]) {
     if (!/\.(html|json|xml|txt)$/.test(file)) continue;
     files++;
     const text = readFileSync(file, 'utf8');

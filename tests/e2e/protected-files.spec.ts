@@ -100,7 +100,7 @@ test('no public output holds a protected page\'s texts or file links', () => {
   for (const f of hiddenFiles.values()) needles.add(`/file/${f.slug}`);
   const found: string[] = [];
   let files = 0;
-  for (const file of [...filesBelow(join(DIST, 'static')), ...filesBelow(join(DIST, 'search'))]) {
+  for (const file of [...filesBelow(join(DIST, 'static', 'live')), ...filesBelow(join(DIST, 'search'))]) {
     if (!/\.(html|json|xml|txt)$/.test(file)) continue;
     files++;
     const text = readFileSync(file, 'utf8');

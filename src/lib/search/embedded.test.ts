@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,21 @@ describe('embedded index files', () => {
     const backend = new EmbeddedBackend(dir);
     await backend.open();
     expect((await backend.search({ localeCode: 'en', siteSlug: '', query: 'changed', page: 1 })).total).toBe(1);
+  });
+
+  it('never keeps an index file that a build killed midway may have replaced', async () => {
+    await buildIndexDirectory(dir, [doc('a')]);
+    const original = await readFile(join(dir, '_main/de.json'), 'utf8');
+    // A build of other documents fails while replacing the file (a folder stands in its way)…
+    await rm(join(dir, '_main/de.json'));
+    await mkdir(join(dir, '_main/de.json/x'), { recursive: true });
+    await expect(buildIndexDirectory(dir, [doc('a', { title: 'Other' })])).rejects.toThrow(SearchError);
+    // …or was killed right after replacing it: the file holds other documents than before.
+    await rm(join(dir, '_main/de.json'), { recursive: true });
+    await writeFile(join(dir, '_main/de.json'), original.replace('Seite a', 'Other'));
+    // The next build of the first documents must not take that file as unchanged.
+    await buildIndexDirectory(dir, [doc('a')]);
+    expect(await readFile(join(dir, '_main/de.json'), 'utf8')).toBe(original);
   });
 
   it('builds serialized indexes keyed by site and language', () => {

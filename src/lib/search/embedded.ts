@@ -205,6 +205,17 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
     built.set(key, buildIndex(first.site, first.language, group));
     inputHashes.set(key, inputHash);
   }
+  // Before any index file is replaced, the manifest stops vouching for the ones about to change:
+  // a run killed midway leaves files newer than the manifest's hashes, and the next run must
+  // rebuild them, never keep them as "unchanged".
+  if (previous.some((i) => built.has(i.key) && i.inputHash)) {
+    const interim = previous.map((i) => (built.has(i.key) ? { key: i.key, file: i.file, bytes: i.bytes } : i));
+    try {
+      await writeAtomic(join(dir, MANIFEST_FILE), JSON.stringify({ format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: interim } satisfies Manifest, null, 1));
+    } catch (err) {
+      throw new SearchError('build', `Writing the search indexes to ${dir} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
   return writeIndexes(dir, built, { kept, inputHashes });
 }
 

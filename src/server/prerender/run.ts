@@ -1,17 +1,17 @@
-import { renderEnv, serverEnv } from '../env.ts';
+import { renderEnv, serverEnv, upstreamTimeouts } from '../env.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import type { ContentConfig } from '../../lib/content/index.ts';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { collect, type HostMode, type PlannedRoute } from './collect.ts';
+import { collect, prerenderHost, type HostMode, type PlannedRoute } from './collect.ts';
 import { diffRoutes, routeFingerprint } from './fingerprint.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
 import { renderAll } from './render-pool.ts';
 import { publishSearchDocuments, searchConfigFromEnv, searchSiteKey, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
+import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -45,6 +45,8 @@ export interface PrerenderResult {
   seconds: number;
   /** Pulling the records from the services and planning the routes. */
   collectSeconds: number;
+  /** Making the new release a hard-link copy of the live one. */
+  linkSeconds: number;
   renderSeconds: number;
   /** Writing the search index, manifests and sitemaps of a new release. */
   publishSeconds: number;
@@ -71,6 +73,14 @@ export function loadEntry(distDir: string): Promise<BuiltEntry> {
   return p;
 }
 
+function readHosts(root: string): ReleaseHosts | null {
+  try {
+    return JSON.parse(readFileSync(join(root, HOSTS_FILE), 'utf8')) as ReleaseHosts;
+  } catch {
+    return null;
+  }
+}
+
 function readPrevious(hostDir: string): BuildMeta | null {
   try {
     const latest = JSON.parse(readFileSync(join(hostDir, 'builds/latest.json'), 'utf8')) as LatestBuild;
@@ -81,19 +91,37 @@ function readPrevious(hostDir: string): BuildMeta | null {
 }
 
 /**
- * The incremental prerender: collects every record, fingerprints every route, renders only the
- * routes whose fingerprint changed through the built App, removes vanished routes, and publishes
- * a new release (meta, sitemap, robots, then latest.json) per host when anything changed.
+ * The incremental prerender: collects every record, fingerprints every route against the live
+ * release, and when anything changed writes a NEW release (see `../release.ts`): a hard-link copy
+ * of the live one, the changed routes rendered into it through the built App, vanished routes
+ * removed, the search index, then per host meta, sitemap, robots and latest.json, then hosts.json;
+ * only then is it made live, in one atomic pointer swap. Killed at any point, the live release
+ * stays complete and the next run cleans up and renders again what was lost.
  */
 export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult> {
+  const staticRoot = join(opts.distDir, 'static');
+  const searchConfig = { ...searchConfigFromEnv(process.env, opts.distDir), timeouts: upstreamTimeouts(serverEnv()) };
+  const searchDir = searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined;
+  const lock = await acquireLock(staticRoot);
+  try {
+    await cleanStatic(staticRoot, { searchDir });
+    return await prerenderLocked(opts, staticRoot, searchConfig, searchDir);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function prerenderLocked(opts: PrerenderOptions, staticRoot: string, searchConfig: ReturnType<typeof searchConfigFromEnv>, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
   const entry = await loadEntry(opts.distDir);
   const collected = await collect(opts.content, { mode: opts.mode, port: opts.port });
   // What every page is rendered with besides its records: the app build and the render configuration.
   const appInput = `${entry.buildId}\n${renderEnv(serverEnv())}`;
   const collectSeconds = (performance.now() - started) / 1000;
-  const staticRoot = join(opts.distDir, 'static');
-  const releaseId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const liveId = readPointer(staticRoot);
+  const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
+  const releaseId = newReleaseId();
+  const releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
 
   const byHost = new Map<string, PlannedRoute[]>();
@@ -107,8 +135,9 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
 
   const plans = [...collected.hosts.keys()].map((host) => {
     const routes = byHost.get(host) ?? [];
-    const hostDir = join(staticRoot, host);
-    const previous = readPrevious(hostDir);
+    const hostDir = join(releaseRoot, host);
+    const liveHostDir = liveRoot ? join(liveRoot, host) : null;
+    const previous = liveHostDir ? readPrevious(liveHostDir) : null;
     const prevRoutes = previous?.routes ?? {};
     const fingerprints: Record<string, string> = {};
     const byPath = new Map<string, PlannedRoute>();
@@ -118,10 +147,27 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
       byPath.set(r.path, r);
       if (opts.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);
       // A route whose files went missing is rendered again.
-      else if (prevRoutes[r.path] && !existsSync(join(routeDir(hostDir, r.path), 'index.html'))) force.add(r.path);
+      else if (prevRoutes[r.path] && !existsSync(join(routeDir(liveHostDir!, r.path), 'index.html'))) force.add(r.path);
     }
-    return { host, hostDir, previous, fingerprints, byPath, diff: diffRoutes(prevRoutes, fingerprints, force) };
+    return { host, hostDir, liveHostDir: previous ? liveHostDir : null, previous, fingerprints, byPath, diff: diffRoutes(prevRoutes, fingerprints, force) };
   });
+  // A host of the live release that is no longer prerendered is left out of the new one.
+  const liveHosts = liveRoot ? readHosts(liveRoot) : null;
+  const changed = plans.some((p) => p.diff.render.length || p.diff.removed.length || !p.previous)
+    || Object.keys(liveHosts?.hosts ?? {}).some((h) => !collected.hosts.has(h));
+  if (!changed) {
+    const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
+    const seconds = (performance.now() - started) / 1000;
+    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, pagesPerSecond: 0 };
+  }
+
+  // The new release starts as the live one: every file hard-linked (nothing read or copied), except
+  // the build manifests, which are written anew.
+  const linkStart = performance.now();
+  await Promise.all(plans.map((p) => (p.liveHostDir
+    ? linkTree(p.liveHostDir, p.hostDir, { skip: (rel) => rel === 'builds' || rel.startsWith('builds/') || rel.endsWith('.tmp') })
+    : undefined)));
+  const linkSeconds = (performance.now() - linkStart) / 1000;
 
   const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
   const failed: string[] = [];
@@ -159,55 +205,58 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   const renderSeconds = (performance.now() - renderStart) / 1000;
 
   let removed = 0;
-  let publishSeconds = 0;
   let unchanged = 0;
-  let changed = false;
   for (const plan of plans) {
     const hostRules = rules.get(plan.host)!;
     for (const path of plan.diff.unchanged) hostRules[path] = plan.previous!.routes[path]!;
     unchanged += plan.diff.unchanged.length;
     for (const path of plan.diff.removed) await removeRoute(plan.hostDir, path);
     removed += plan.diff.removed.length;
-    if (plan.diff.render.length || plan.diff.removed.length || !plan.previous) changed = true;
   }
 
-  if (changed) {
-    // The search index is built from the text of every published route (rendered or kept).
-    const docs: SearchDocument[] = [];
-    for (const r of collected.routes) {
-      if (!r.search || !rules.get(r.host)?.[r.path]) continue;
-      const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-      docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
-    }
-    const publishStart = performance.now();
-    await publishSearchDocuments(docs, searchConfigFromEnv(process.env, opts.distDir));
-    publishSeconds = (performance.now() - publishStart) / 1000;
-    for (const plan of plans) {
-      const origin = collected.hosts.get(plan.host)!;
-      const hostRules = rules.get(plan.host)!;
-      const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
-      // Every locale of a page has the same alternates: work them out once per page.
-      const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
-      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
-        const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
-        let alternates = alternatesOf.get(key);
-        if (!alternates) {
-          const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-          alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
-          alternatesOf.set(key, alternates);
-        }
-        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
-      });
-      await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
-      await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
-      await writeAtomic(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
-      // Last: publishing latest.json switches the server and the browsers to the new release.
-      await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
-    }
+  // The search index is built from the text of every published route (rendered or kept).
+  const docs: SearchDocument[] = [];
+  for (const r of collected.routes) {
+    if (!r.search || !rules.get(r.host)?.[r.path]) continue;
+    const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
   }
+  // Written before the swap; each index file is replaced atomically (see buildIndexDirectory).
+  const publishStart = performance.now();
+  await publishSearchDocuments(docs, searchConfig);
+  const publishSeconds = (performance.now() - publishStart) / 1000;
+  for (const plan of plans) {
+    const origin = collected.hosts.get(plan.host)!;
+    const hostRules = rules.get(plan.host)!;
+    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
+    // Every locale of a page has the same alternates: work them out once per page.
+    const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
+    const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
+      const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
+      let alternates = alternatesOf.get(key);
+      if (!alternates) {
+        const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+        alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
+        alternatesOf.set(key, alternates);
+      }
+      return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
+    });
+    await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
+    await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
+    await writeAtomic(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
+    // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
+    await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
+  }
+  const main = collected.system.sites.find((s) => s.isMain);
+  const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
+  await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
+  // Every file of the release is written: make it live in one step, then drop the releases
+  // older than the previous one (requests still reading the previous one can finish).
+  await publishRelease(staticRoot, releaseId);
+  await cleanStatic(staticRoot, { searchDir });
   const seconds = (performance.now() - started) / 1000;
   return {
-    releaseId: changed ? releaseId : null,
+    releaseId,
     rendered: done - failed.length,
     unchanged,
     removed,
@@ -215,6 +264,7 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
     total: collected.routes.length,
     seconds,
     collectSeconds,
+    linkSeconds,
     renderSeconds,
     publishSeconds,
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,

@@ -1,0 +1,254 @@
+/**
+ * The release layout of the prerendered output (`dist/static/`):
+ *
+ *   releases/<id>/hosts.json           the hosts of the release, their origins, the main site's host
+ *   releases/<id>/<host>/…             one tree per host: pages, payloads, builds/, sitemap, robots
+ *   live     → releases/<id>           symlink: the release being served
+ *   previous → releases/<id>           symlink: the one before (kept for requests still reading it)
+ *   .lock                              held by the one process writing a release
+ *
+ * A prerender writes a NEW release folder (a hard-link copy of the live one plus what changed)
+ * and publishes it with one atomic rename of the `live` symlink once every file is written. A
+ * crash at any point leaves the live release complete; what it left behind is removed by the
+ * next prerender or server start.
+ */
+import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, relative } from 'node:path';
+import { getLogger } from '../lib/log/index.ts';
+
+const log = getLogger('static');
+
+export const RELEASES = 'releases';
+export const LIVE = 'live';
+export const PREVIOUS = 'previous';
+export const LOCK_FILE = '.lock';
+export const HOSTS_FILE = 'hosts.json';
+
+/** `releases/<id>/hosts.json`: what the server maps Host headers to. */
+export interface ReleaseHosts {
+  /** The host of the main site (null when no main site is prerendered). */
+  main: string | null;
+  /** Host → origin (`localhost` → `http://localhost:4321`). */
+  hosts: Record<string, string>;
+}
+
+const RELEASE_ID = /^[0-9a-z]{8,32}$/;
+
+/** A new release id: the base-36 time (fixed width until 2059, so ids sort by creation) and 6 random hex digits. */
+export function newReleaseId(now: number = Date.now()): string {
+  return `${now.toString(36).padStart(8, '0')}${randomBytes(3).toString('hex')}`;
+}
+
+export function releaseDir(staticRoot: string, id: string): string {
+  if (!RELEASE_ID.test(id)) throw new Error(`Not a release id: ${JSON.stringify(id)}`);
+  return join(staticRoot, RELEASES, id);
+}
+
+/** The live tree through its pointer: `<liveDir>/<host>/…` is always the current release. */
+export function liveDir(staticRoot: string): string {
+  return join(staticRoot, LIVE);
+}
+
+/**
+ * The release a pointer (`live` or `previous`) names, or null when there is none. Synchronous and
+ * cheap (one readlink): the server calls it per request, so a swap is seen at once.
+ */
+export function readPointer(staticRoot: string, name: typeof LIVE | typeof PREVIOUS = LIVE): string | null {
+  let target: string;
+  try {
+    target = readlinkSync(join(staticRoot, name));
+  } catch {
+    return null;
+  }
+  const id = target.startsWith(`${RELEASES}/`) ? target.slice(RELEASES.length + 1) : '';
+  return RELEASE_ID.test(id) ? id : null;
+}
+
+/** Points `live` or `previous` at a release in one atomic step: a new symlink beside it, renamed over it. */
+export async function setPointer(staticRoot: string, name: typeof LIVE | typeof PREVIOUS, id: string): Promise<void> {
+  releaseDir(staticRoot, id);
+  const tmp = join(staticRoot, `${name}.${randomBytes(4).toString('hex')}.tmp`);
+  await symlink(`${RELEASES}/${id}`, tmp);
+  await rename(tmp, join(staticRoot, name));
+}
+
+/**
+ * Makes `id` the live release: `previous` is pointed at the release live until now, then `live`
+ * at the new one (each one rename). Readers see either the old or the new release, never a mix.
+ */
+export async function publishRelease(staticRoot: string, id: string): Promise<void> {
+  const current = readPointer(staticRoot, LIVE);
+  if (current && current !== id) await setPointer(staticRoot, PREVIOUS, current);
+  await setPointer(staticRoot, LIVE, id);
+}
+
+/**
+ * Copies a tree as hard links (like `rsync --link-dest`): folders are created, every file is
+ * linked, nothing is read. Files of the copy must never be changed in place, only replaced
+ * (temporary file + rename, see `writeAtomic`), or the original would change too.
+ */
+export async function linkTree(from: string, to: string, opts: { skip?: (relPath: string) => boolean; concurrency?: number } = {}): Promise<{ files: number; dirs: number }> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const dirs: string[] = [];
+  const files: string[] = [];
+  for (const e of entries) {
+    const rel = relative(from, join(e.parentPath, e.name));
+    if (opts.skip?.(rel)) continue;
+    if (e.isDirectory()) dirs.push(rel);
+    else if (e.isFile()) files.push(rel);
+  }
+  await mkdir(to, { recursive: true });
+  // Parents before children: one mkdir per folder, in depth order.
+  dirs.sort((a, b) => a.split('/').length - b.split('/').length);
+  await pool(dirs, opts.concurrency ?? 16, (rel) => mkdir(join(to, rel), { recursive: true }).then(() => undefined));
+  await pool(files, opts.concurrency ?? 16, (rel) => link(join(from, rel), join(to, rel)));
+  return { files: files.length, dirs: dirs.length };
+}
+
+async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A holder is gone when it ran on this machine and its process no longer runs. This process is
+ * never a live holder: it runs its prerenders one after another (revalidate.ts queues them), so a
+ * lock with its own pid was left by a run that died (a terminated worker thread).
+ */
+function holderGone(h: LockHolder): boolean {
+  return h.host === hostname() && (h.pid === process.pid || !isRunning(h.pid));
+}
+
+export interface StaticLock {
+  release(): Promise<void>;
+}
+
+export class LockedError extends Error {}
+
+/**
+ * Takes the lock of the static output, so one process at a time writes releases and cleans up.
+ * A lock left by a process that died is taken over. Throws a LockedError when another running
+ * process holds it.
+ */
+export async function acquireLock(staticRoot: string): Promise<StaticLock> {
+  await mkdir(staticRoot, { recursive: true });
+  const file = join(staticRoot, LOCK_FILE);
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fh = await open(file, 'wx');
+      try {
+        await fh.writeFile(JSON.stringify(me));
+      } finally {
+        await fh.close();
+      }
+      return { release: () => unlink(file).catch(() => undefined) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder: LockHolder | null = null;
+    try {
+      holder = JSON.parse(await readFile(file, 'utf8')) as LockHolder;
+    } catch {
+      // Empty or unreadable: being written right now, or left by a process killed while taking it.
+    }
+    if (holder && !holderGone(holder)) {
+      throw new LockedError(`Another prerender is writing ${staticRoot} (pid ${holder.pid} on ${holder.host} since ${holder.since}); if none runs, delete ${file}`);
+    }
+    if (!holder && attempt === 0) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    await unlink(file).catch(() => undefined);
+  }
+  throw new LockedError(`${file} is held; if no prerender runs, delete it`);
+}
+
+/**
+ * Removes what an interrupted prerender left (call it holding the lock): release folders that are
+ * neither live nor previous, pointer symlinks being swapped, folders of the old one-tree-per-host
+ * layout, and temporary files of the search index. Returns the names removed.
+ */
+export async function cleanStatic(staticRoot: string, opts: { searchDir?: string } = {}): Promise<string[]> {
+  const removed: string[] = [];
+  const keep = new Set([readPointer(staticRoot, LIVE), readPointer(staticRoot, PREVIOUS)].filter((id): id is string => !!id));
+  let top: string[] = [];
+  try {
+    top = await readdir(staticRoot);
+  } catch {
+    // No output yet.
+  }
+  for (const name of top) {
+    if (name === LIVE || name === PREVIOUS || name === RELEASES || name === LOCK_FILE) continue;
+    await rm(join(staticRoot, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  let releases: string[] = [];
+  try {
+    releases = await readdir(join(staticRoot, RELEASES));
+  } catch {
+    // No release yet.
+  }
+  for (const id of releases) {
+    if (keep.has(id)) continue;
+    await rm(join(staticRoot, RELEASES, id), { recursive: true, force: true });
+    removed.push(`${RELEASES}/${id}`);
+  }
+  if (opts.searchDir) {
+    let entries: import('node:fs').Dirent[] = [];
+    try {
+      entries = await readdir(opts.searchDir, { recursive: true, withFileTypes: true });
+    } catch {
+      // No search index yet.
+    }
+    for (const e of entries) {
+      if (!e.isFile() || !e.name.endsWith('.tmp')) continue;
+      const file = join(e.parentPath, e.name);
+      await rm(file, { force: true });
+      removed.push(file);
+    }
+  }
+  return removed;
+}
+
+/**
+ * At server start: removes an interrupted prerender's leftovers unless a prerender is running
+ * right now (it cleans up itself). Never throws.
+ */
+export async function tidyStatic(staticRoot: string, opts: { searchDir?: string } = {}): Promise<string[]> {
+  let lock: StaticLock;
+  try {
+    lock = await acquireLock(staticRoot);
+  } catch (err) {
+    if (!(err instanceof LockedError)) log.warn(`could not check ${staticRoot} for leftovers: ${(err as Error).message}`);
+    return [];
+  }
+  try {
+    return await cleanStatic(staticRoot, opts);
+  } catch (err) {
+    log.warn(`could not remove leftovers in ${staticRoot}: ${(err as Error).message}`);
+    return [];
+  } finally {
+    await lock.release();
+  }
+}
