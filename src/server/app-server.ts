@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import sirv from 'sirv';
 import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
-import { hostDir, StaticSite } from './static-site.ts';
+import { StaticSite } from './static-site.ts';
 import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';

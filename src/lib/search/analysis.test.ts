@@ -13,10 +13,10 @@ describe('parseLocale', () => {
   it('rejects unsupported languages and malformed codes with a SearchError', () => {
     expect(() => parseLocale('it-IT')).toThrow(SearchError);
     expect(() => parseLocale('it-IT')).toThrow(/Unsupported language "it"/);
-    expect(() => parseLocale('de-')).toThrowError(expect.objectContaining({ code: 'invalid-request' }));
-    expect(() => parseLocale('')).toThrowError(expect.objectContaining({ code: 'invalid-request' }));
-    expect(() => parseLocale(42)).toThrowError(expect.objectContaining({ code: 'invalid-request' }));
-    expect(() => parseLocale('xx')).toThrowError(expect.objectContaining({ code: 'unknown-locale' }));
+    expect(() => parseLocale('de-')).toThrow(expect.objectContaining({ code: 'invalid-request' }));
+    expect(() => parseLocale('')).toThrow(expect.objectContaining({ code: 'invalid-request' }));
+    expect(() => parseLocale(42)).toThrow(expect.objectContaining({ code: 'invalid-request' }));
+    expect(() => parseLocale('xx')).toThrow(expect.objectContaining({ code: 'unknown-locale' }));
   });
 });
 
