@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, filesBelow } from './fixtures/index.ts';
+import { test, expect, findInPublicOutput } from './fixtures/index.ts';
 
 // Hidden navigation items (and items whose page is not published) are for the editor's navigation
 // only: no prerendered page, payload, manifest, sitemap or search document may name them.
@@ -35,14 +35,7 @@ test('the demo data has hidden navigation items, one of them for an unpublished 
 });
 
 test('no static file or search document names a hidden navigation item', () => {
-  const found: string[] = [];
-  let files = 0;
-  for (const file of [...filesBelow(join(DIST, 'static', 'live')), ...filesBelow(join(DIST, 'search'))]) {
-    if (!/\.(html|json|xml|txt)$/.test(file)) continue;
-    files++;
-    const text = readFileSync(file, 'utf8');
-    for (const t of titles) if (text.includes(t) || text.includes(JSON.stringify(t).slice(1, -1))) found.push(`${file}: ${t}`);
-  }
+  const { files, found } = findInPublicOutput(DIST, titles);
   expect(files).toBeGreaterThan(100);
   expect(found).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, filesBelow, raw } from './fixtures/index.ts';
+import { test, expect, findInPublicOutput, raw } from './fixtures/index.ts';
 
 // Every download of the demo data, sorted by who may see the pages linking it: a file linked only
 // from protected pages (protection 1 or 2, or below such a page) or unpublished pages does not
@@ -98,14 +98,7 @@ test('no public output holds a protected page\'s texts or file links', () => {
     }
   }
   for (const f of hiddenFiles.values()) needles.add(`/file/${f.slug}`);
-  const found: string[] = [];
-  let files = 0;
-  for (const file of [...filesBelow(join(DIST, 'static', 'live')), ...filesBelow(join(DIST, 'search'))]) {
-    if (!/\.(html|json|xml|txt)$/.test(file)) continue;
-    files++;
-    const text = readFileSync(file, 'utf8');
-    for (const n of needles) if (text.includes(n) || text.includes(JSON.stringify(n).slice(1, -1))) found.push(`${file}: ${n}`);
-  }
+  const { files, found } = findInPublicOutput(DIST, needles);
   expect(files).toBeGreaterThan(100);
   expect(found).toEqual([]);
 });
