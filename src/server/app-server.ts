@@ -41,7 +41,7 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
  */
 export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
-  // The hosts of the static tree; with releases this becomes the live release's hosts.json.
+  // The site hosts of the live release (its hosts.json, read through the pointer).
   const siteHosts = new SiteHostsCache(site.root);
   const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
   const client = sirv(join(opts.distDir, 'client'), {
@@ -51,8 +51,8 @@ export function createAppHandler(opts: AppServerOptions) {
       res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? CACHE_IMMUTABLE : 'public, max-age=3600');
     },
   });
-  const hostFiles = new Map<string, { dir: string; serve: ReturnType<typeof sirv> }>();
   /** Keyed by a resolved site host only (one entry per site at most). */
+  const hostFiles = new Map<string, { dir: string; serve: ReturnType<typeof sirv> }>();
   const noFiles: ReturnType<typeof sirv> = (_req, _res, next) => next?.();
   const hostFilesFor = (host: string) => {
     // The host's tree in the live release: a new release gets a new handler, and a request being
