@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerender } from '../src/server/prerender/run.ts';
 import { formatProgress, prerenderOptionsFromEnv } from '../src/server/prerender/cli-options.ts';
-import { distDir } from './build-if-needed.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,7 +15,7 @@ export async function runPrerenderCli(opts: { all?: boolean; rethrow?: boolean }
   let lastLine = '';
   try {
     const result = await prerender({
-      ...prerenderOptionsFromEnv(distDir(root)),
+      ...prerenderOptionsFromEnv(root),
       force: { all: opts.all },
       onProgress: (p) => {
         const line = `prerender ${formatProgress(p)}`;

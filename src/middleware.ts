@@ -1,20 +1,21 @@
 import { defineMiddleware } from 'astro:middleware';
 import type { APIContext, MiddlewareNext } from 'astro';
-import { getSystemData, type ContentContext } from './lib/content/index.ts';
-import { contentLocaleChain, fallbackLanguage } from './site/locale.ts';
-import { requestFlags, resolveRequest, type RequestContext } from './site/request.ts';
-import { cacheKey, cacheModeFor, DataCache } from './server/data-cache.ts';
-import { contentConfig, serverEnv } from './server/env.ts';
+import { systemData } from './lib/content/cached.ts';
+import { requestFlags, resolveRequest } from './site/request.ts';
+import { cachedSource, cacheModeFor, DataCache } from './lib/cache/data-cache.ts';
+import { serverEnv, servicesFromEnv } from './server/env.ts';
 import { hasRevalidateSecret } from './server/secret.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
-import type { Loaders } from './models/content-page.ts';
+import { contentContextFor, type PageContext } from './features/platform/context.ts';
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 
 const log = getLogger('render');
 
-/** One data cache per server process (spec §9). */
+/** One data cache per server process (spec §9), shared by pages and API routes. */
 const cache = new DataCache();
+/** The services, configured once from the environment (the only place below src/server/ that reads it). */
+const services = servicesFromEnv(serverEnv());
 
 /**
  * Resolves every request once (see `resolve`); any error thrown here or in the page is answered
@@ -48,21 +49,18 @@ async function errorPage(context: APIContext, err: unknown): Promise<Response> {
 }
 
 /**
- * Resolves every request once: site, locale, country, flags and a `t` fixed to the page's
- * language go into `Astro.locals`; redirects of spec 2.3 are answered here.
+ * Resolves every request once: site, locale, country, flags, a `t` fixed to the page's language,
+ * the data source and the services go into `Astro.locals.page` (read with `pageContext`); API
+ * routes get `Astro.locals.api` (`apiContext`). Redirects of spec 2.3 are answered here.
  */
 async function resolve(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const { url, cookies, locals } = context;
-  const env = serverEnv();
   // The cache parameters (spec §9) are for operators: only a request with the revalidation secret may use them.
-  const cacheMode = cacheModeFor(url.searchParams, hasRevalidateSecret(context.request.headers, env.REVALIDATE_SECRET));
+  const cacheMode = cacheModeFor(url.searchParams, hasRevalidateSecret(context.request.headers, services.revalidateSecret));
   const flags = requestFlags(url.searchParams, { testing: cookies.get('testing')?.value, nextRelease: cookies.get('nextRelease')?.value });
   const preset = locals.prerender;
-  const stage = 'PUBLISHED' as const;
-  const base: ContentContext = { config: contentConfig(env), locales: ['en'], stage };
-
-  const system = preset?.system
-    ?? await cache.get(cacheKey(['systemData'], flags.nextRelease), () => getSystemData(base), cacheMode);
+  const data = cachedSource(cache, cacheMode, flags.nextRelease);
+  const system = preset?.system ?? await systemData(data, { config: services.content, locales: ['en'], stage: 'PUBLISHED' });
 
   const resolution = resolveRequest(system, {
     host: url.host,
@@ -75,22 +73,23 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   const nextReleaseParam = url.searchParams.get('nextRelease');
   if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
   else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
-  locals.system = system;
+  locals.api = { system, data, services, ...(locals.search ? { search: locals.search } : {}) };
   if (resolution.kind === 'pass') return next();
   if (resolution.kind === 'redirect') {
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
-  const req: RequestContext = resolution.ctx;
+  const req = resolution.ctx;
   const ui = uiLanguage(req.locale.language);
-  locals.request = req;
-  locals.notFound = resolution.kind === 'not-found';
-  locals.uiLanguage = ui;
-  locals.t = fixedT(ui);
-  locals.loaders = {
-    content: { ...base, locales: contentLocaleChain(req.locale, fallbackLanguage(req.site, system.languages)) },
-    cache,
-    cacheMode,
-    nextRelease: flags.nextRelease,
-  } satisfies Loaders;
+  locals.page = {
+    request: req,
+    notFound: resolution.kind === 'not-found',
+    uiLanguage: ui,
+    t: fixedT(ui),
+    data,
+    content: contentContextFor(services.content, system, req.site, req.locale),
+    services,
+    ...(preset ? { prerender: preset } : {}),
+    releaseId: preset?.releaseId ?? locals.releaseId ?? '',
+  } satisfies PageContext;
   return next();
 }

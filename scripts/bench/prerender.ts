@@ -12,6 +12,7 @@ import { startContentHub } from '../../emulators/content-hub/server.ts';
 import { startCatalogue } from '../../emulators/catalogue/server.ts';
 import { prerender } from '../../src/server/prerender/run.ts';
 import { collect } from '../../src/server/prerender/collect.ts';
+import { parseServerEnv, servicesFromEnv } from '../../src/server/env.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string, fallback: string) => {
@@ -39,7 +40,7 @@ const catalogue = await startCatalogue({ port: HUB_PORT - 2, dataDir: join(root,
 process.env.CATALOGUE_ENDPOINT = catalogue.url;
 // Count the demo routes on a throwaway hub (its own port, so no pooled connection outlives it).
 const probe = await startContentHub({ port: HUB_PORT + 1, dataDir, quiet: true });
-const demo = await collect({ endpoint: probe.url }, { mode: 'local', port: PORT });
+const demo = await collect(servicesFromEnv(parseServerEnv({ CONTENT_ENDPOINT: probe.url, CATALOGUE_ENDPOINT: catalogue.url })), { mode: 'local', port: PORT });
 probe.server.closeAllConnections();
 await new Promise((r) => probe.server.close(r));
 const mainLocales = new Set(demo.routes.filter((r) => r.siteId === 'site-main').map((r) => r.locale.code)).size;
@@ -49,14 +50,15 @@ for (let i = 0; i < extra; i++) {
 }
 writeFileSync(pagesFile, JSON.stringify(pages));
 const hub = await startContentHub({ port: HUB_PORT, dataDir, quiet: true });
-const config = { endpoint: hub.url };
+const env = parseServerEnv({ ...process.env, CONTENT_ENDPOINT: hub.url, CATALOGUE_ENDPOINT: catalogue.url });
+const services = servicesFromEnv(env);
 
 // 2. Our prerender into a scratch dist (the built app is shared through links).
 const dist = join(work, 'dist');
 mkdirSync(dist);
 symlinkSync(join(root, 'dist/server'), join(dist, 'server'));
 symlinkSync(join(root, 'dist/client'), join(dist, 'client'));
-const opts = { distDir: dist, content: config, mode: 'local' as const, port: PORT };
+const opts = { distDir: dist, env, mode: 'local' as const, port: PORT };
 
 const full = await prerender(opts);
 await fetch(hub.url, {
@@ -79,7 +81,7 @@ if (baseline) {
   cpSync(join(root, 'locales'), join(project, 'locales'), { recursive: true });
   rmSync(join(project, 'src/pages'), { recursive: true });
   mkdirSync(join(project, 'src/pages'));
-  const collected = await collect(config, { mode: 'local', port: PORT });
+  const collected = await collect(services, { mode: 'local', port: PORT });
   const routes = collected.routes.filter((r) => r.host === 'localhost').map((r) => ({ path: r.path, model: r.model }));
   const routesFile = join(work, 'astro-routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));

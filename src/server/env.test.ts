@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueConfig, contentConfig, EnvError, parseServerEnv } from './env.ts';
+import { catalogueConfig, contentConfig, EnvError, parseServerEnv, searchConfig, servicesFromEnv } from './env.ts';
 
 const errorOf = (env: Record<string, string | undefined>): EnvError => {
   try {
@@ -24,6 +24,8 @@ describe('defaults', () => {
       IMAGE_CACHE_MAX_BYTES: 1073741824,
       UPSTREAM_CONNECT_TIMEOUT_MS: 2000,
       UPSTREAM_TIMEOUT_MS: 5000,
+      PRERENDER_HOSTS: 'local',
+      DIST_DIR: 'dist',
     });
   });
 
@@ -54,6 +56,21 @@ describe('valid values', () => {
     expect(catalogueConfig(env)).toEqual({ endpoint: 'http://pim.example/graphql', connectTimeoutMs: 1500, timeoutMs: 8000 });
   });
 
+  it('configure the search and the prerender hosts', () => {
+    expect(searchConfig(parseServerEnv({}), '/dist')).toEqual({ engine: 'embedded', indexDir: '/dist/search', timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 } });
+    expect(searchConfig(parseServerEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9200', SEARCH_INDEX_DIR: '/idx' }), '/dist'))
+      .toMatchObject({ engine: 'opensearch', opensearchUrl: 'http://127.0.0.1:9200', indexDir: '/idx' });
+    expect(parseServerEnv({}).PRERENDER_HOSTS).toBe('local');
+    expect(parseServerEnv({ PRERENDER_HOSTS: 'public', DIST_DIR: 'out' })).toMatchObject({ PRERENDER_HOSTS: 'public', DIST_DIR: 'out' });
+  });
+
+  it('build every service config once, secrets only where set', () => {
+    const services = servicesFromEnv(parseServerEnv({ TAG_MANAGER_ID: 'GTM-AB12CD' }));
+    expect(services.catalogue.endpoint).toBe('http://127.0.0.1:4101/graphql');
+    expect(services.thirdParty.tagManagerId).toBe('GTM-AB12CD');
+    expect('revalidateSecret' in services).toBe(false);
+  });
+
   it.each([['0', 'none'], ['25', 'error'], ['60', 'warn'], ['100', 'debug'], ['INFO', 'info']])('LOG_LEVEL=%s is the level %s', (value, level) => {
     expect(parseServerEnv({ LOG_LEVEL: value }).LOG_LEVEL).toBe(level);
   });
@@ -75,9 +92,15 @@ describe('malformed values', () => {
     ['IMAGE_CACHE_MAX_BYTES', '1000', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['UPSTREAM_TIMEOUT_MS', 'soon', 'UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds'],
     ['UPSTREAM_CONNECT_TIMEOUT_MS', '0', 'UPSTREAM_CONNECT_TIMEOUT_MS must be between 50 and 120000 ms'],
+    ['PRERENDER_HOSTS', 'cdn', 'PRERENDER_HOSTS must be local or public'],
+    ['SEARCH_ENGINE', 'solr', 'SEARCH_ENGINE must be embedded or opensearch'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);
+  });
+
+  it('need an OpenSearch URL for the OpenSearch engine', () => {
+    expect(errorOf({ SEARCH_ENGINE: 'opensearch' }).message).toContain('- OPENSEARCH_URL: SEARCH_ENGINE=opensearch needs OPENSEARCH_URL');
   });
 
   it('name the variable for a port out of range', () => {

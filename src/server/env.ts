@@ -1,4 +1,7 @@
+import { join, resolve } from 'node:path';
 import * as v from 'valibot';
+import type { Services } from '../features/platform/context.ts';
+import type { SearchConfig } from '../lib/search/index.ts';
 import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
@@ -34,6 +37,10 @@ export const ServerEnvSchema = v.object({
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
   UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
   UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
+  /** Which domain of each site the prerender writes for: its loopback domain (local) or its public one. */
+  PRERENDER_HOSTS: v.optional(v.picklist(['local', 'public'], 'PRERENDER_HOSTS must be local or public'), 'local'),
+  /** The build output folder, relative to the project (or absolute). */
+  DIST_DIR: v.optional(v.string(), 'dist'),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -62,6 +69,38 @@ export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
   return { endpoint: env.CATALOGUE_ENDPOINT, ...upstreamTimeouts(env) };
 }
 
+/** The external services of this process, configured once from the environment. */
+export function servicesFromEnv(env: ServerEnv): Services {
+  return {
+    content: contentConfig(env),
+    catalogue: catalogueConfig(env),
+    timeouts: upstreamTimeouts(env),
+    ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
+    thirdParty: {
+      consentScriptUrl: env.COOKIE_CONSENT_SCRIPT_URL,
+      consentId: env.COOKIE_CONSENT_ID,
+      monitoringScriptUrl: env.MONITORING_SCRIPT_URL,
+      tagManagerId: env.TAG_MANAGER_ID,
+    },
+  };
+}
+
+/** The site search's configuration: engine, index folder (default `<distDir>/search`), OpenSearch. */
+export function searchConfig(env: ServerEnv, distDir: string): SearchConfig {
+  return {
+    engine: env.SEARCH_ENGINE,
+    indexDir: env.SEARCH_INDEX_DIR || join(distDir, 'search'),
+    ...(env.OPENSEARCH_URL ? { opensearchUrl: env.OPENSEARCH_URL } : {}),
+    ...(env.OPENSEARCH_INDEX_PREFIX ? { opensearchPrefix: env.OPENSEARCH_INDEX_PREFIX } : {}),
+    timeouts: upstreamTimeouts(env),
+  };
+}
+
+/** The build output folder of this environment (`DIST_DIR`, relative to `root`). */
+export function distDirOf(env: ServerEnv, root: string): string {
+  return resolve(root, env.DIST_DIR);
+}
+
 export class EnvError extends Error {
   override name = 'EnvError';
 }
@@ -70,6 +109,9 @@ export class EnvError extends Error {
 export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
   const picked = Object.fromEntries(Object.keys(ServerEnvSchema.entries).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
   const result = v.safeParse(ServerEnvSchema, picked);
+  if (result.success && result.output.SEARCH_ENGINE === 'opensearch' && !result.output.OPENSEARCH_URL) {
+    throw new EnvError('Invalid environment:\n- OPENSEARCH_URL: SEARCH_ENGINE=opensearch needs OPENSEARCH_URL');
+  }
   if (result.success) return result.output;
   const lines = result.issues.map((i) => `- ${v.getDotPath(i) ?? 'environment'}: ${i.message}`);
   throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);

@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
-import { EnvError, parseServerEnv, upstreamTimeouts } from './env.ts';
+import { distDirOf, EnvError, parseServerEnv, searchConfig as searchConfigOf } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { tidyStatic } from './release.ts';
-import { createSearchBackend, searchConfigFromEnv } from '../lib/search/index.ts';
+import { createSearchBackend } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
 import { withRequestId } from './request-id.ts';
 
@@ -29,14 +29,14 @@ export interface RunningServer {
 /** Starts the production server over `dist/` (the built app and the prerendered trees). */
 export async function startServer(opts: { distDir?: string; env?: Record<string, string | undefined> } = {}): Promise<RunningServer> {
   const env = parseServerEnv(opts.env ?? process.env);
-  const distDir = opts.distDir ?? resolve(root, process.env.DIST_DIR ?? 'dist');
+  const distDir = opts.distDir ?? distDirOf(env, root);
   const entryFile = join(distDir, 'server/entry.mjs');
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
   process.env.NODE_ENV = 'production';
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
-  const searchConfig = { ...searchConfigFromEnv(opts.env ?? process.env, distDir), timeouts: upstreamTimeouts(env) };
+  const searchConfig = searchConfigOf(env, distDir);
   // What a prerender killed midway left behind (never the live release, nothing while one runs).
   await tidyStatic(join(distDir, 'static'), { searchDir: searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined });
   const search = createSearchBackend(searchConfig);
@@ -80,7 +80,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     // With the content hub down the server still starts over a published release (and catches up
     // in the background); with nothing published there would be nothing to serve.
     const env = parseServerEnv(process.env);
-    const distDir = resolve(root, process.env.DIST_DIR ?? 'dist');
+    const distDir = distDirOf(env, root);
     const hubDown = await probeContentHub(env);
     if (hubDown && !hasPublishedRelease(distDir)) {
       console.error(cannotStartMessage(env, hubDown, distDir));

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
-import { contentConfig, type ServerEnv } from './env.ts';
+import type { ServerEnv } from './env.ts';
 import { givenSecret, secretMatches } from './secret.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 import { currentRequestId, getLogger } from '../lib/log/index.ts';
@@ -47,8 +47,8 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
     const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: {
         distDir: opts.distDir,
-        content: contentConfig(opts.env),
-        mode: process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local',
+        env: opts.env,
+        mode: opts.env.PRERENDER_HOSTS,
         port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
         force,
         // The worker's lines carry the id of the request that started the run.

@@ -1,5 +1,5 @@
+import { isOfferedIn } from './countries.ts';
 import type { NavItem } from './navigation-types.ts';
-import { ALL_COUNTRY } from './locale.ts';
 import { resolveLink, type LinkContext, type ResolvedLink } from './links.ts';
 
 export interface VisibleNavItem {
@@ -19,7 +19,7 @@ export interface NavFilter extends LinkContext {
 
 /** A navigation item shows only if its countries list is empty or includes the current country; anything goes in the all-countries view. */
 export function visibleInCountry(item: Pick<NavItem, 'countries'>, country: string): boolean {
-  return country === ALL_COUNTRY || item.countries.length === 0 || item.countries.includes(country);
+  return isOfferedIn(item.countries, country);
 }
 
 /**

@@ -7,7 +7,7 @@ import { MeasurementSwitch, type MeasurementSwitchMessages } from '../technical-
 import { useHydrated, useMeasurement } from '../technical-data/use-measurement.ts';
 import { ComparisonGroup, type ComparisonGroupMessages } from './ComparisonGroup.tsx';
 import { decodeShare, SHARE_PARAM, shareUrl } from './share.ts';
-import type { ComparisonApiProduct } from '../../models/catalogue-api.ts';
+import type { ComparisonApiProduct } from './model.ts';
 import { browserLogger } from '../platform/log.ts';
 
 const log = browserLogger('comparison');

@@ -7,7 +7,7 @@ import { Icon } from '../../components/ui/Icon.tsx';
 import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
 import { comparisonCsv, csvFileName } from './csv.ts';
 import { comparisonRows, visibleRows, type ComparisonRow } from './rows.ts';
-import type { ComparisonApiProduct } from '../../models/catalogue-api.ts';
+import type { ComparisonApiProduct } from './model.ts';
 
 export interface ComparisonGroupMessages {
   'comparison.specification': string;

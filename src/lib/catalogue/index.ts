@@ -7,7 +7,7 @@ import {
 import * as q from './queries.ts';
 import * as s from './schema.ts';
 import type {
-  BasketProductSummary, Capability, Classification, ClassificationType, ComparisonProductDetail, ProductDetail, ProductReference, ServiceProductDetail,
+  BasketProductSummary, Classification, ClassificationType, ComparisonProductDetail, ProductDetail, ProductReference, ServiceProductDetail,
 } from './types.ts';
 
 export type { CatalogueConfig, CatalogueContext } from './client.ts';
@@ -15,7 +15,7 @@ export type { ClassificationLookup } from './map.ts';
 export type * from './types.ts';
 export { CatalogueError, NO_PRODUCT_FOUND, ProductNotFoundError } from './errors.ts';
 export { indexClassifications } from './map.ts';
-export { CATALOGUE_BASE, finalSlug, isCatalogueSlug, isOfferedIn, productRoute } from './routes.ts';
+export { CATALOGUE_BASE, finalSlug, isCatalogueSlug, productRoute } from './routes.ts';
 
 /** The catalogue accepts at most this many slugs per request. */
 export const MAX_SLUGS = 100;
@@ -69,11 +69,6 @@ export async function getComparisonProducts(ctx: CatalogueContext, lookup: Class
   if (slugs.length === 0) return [];
   const raw = await catalogueQuery(ctx, 'productDetailsBySlugs', q.PRODUCT_DETAILS_BY_SLUGS, { language: ctx.language, slugs: slugs.slice(0, MAX_SLUGS) }, s.ProductDetailsBySlugsSchema);
   return raw.productDetailsBySlugs.map((p) => mapComparisonProduct(p, lookup, warn)).filter((p): p is ComparisonProductDetail => p !== null);
-}
-
-export async function getCapabilities(ctx: CatalogueContext): Promise<Capability[]> {
-  const raw = await catalogueQuery(ctx, 'capabilities', q.CAPABILITIES, { language: ctx.language }, s.CapabilitiesSchema);
-  return raw.capabilities.map((c) => ({ id: c.id, name: c.name, slug: c.slug, imageUrl: c.image_url || null }));
 }
 
 export async function getProductsByCapability(ctx: CatalogueContext, lookup: ClassificationLookup, capabilityId: string): Promise<ProductReference[]> {

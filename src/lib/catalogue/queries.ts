@@ -98,12 +98,6 @@ export const CLASSIFICATION_PRODUCTS = /* GraphQL */ `
   }
 `;
 
-export const CAPABILITIES = /* GraphQL */ `
-  query Capabilities($language: String!) {
-    capabilities(language: $language) { id name slug image_url language }
-  }
-`;
-
 export const PRODUCTS_BY_CAPABILITY = /* GraphQL */ `
   ${IMAGE}
   ${REFERENCE}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classificationPaths, finalSlug, isCatalogueSlug, isOfferedIn, productRoute, type ClassificationNode } from './routes.ts';
+import { classificationPaths, finalSlug, isCatalogueSlug, productRoute, type ClassificationNode } from './routes.ts';
 
 const node = (id: string, parentId: string | null, slug: string, type: 'product' | 'service' = 'product'): ClassificationNode =>
   ({ id, parentId, slug, name: slug.replace(/-/g, ' '), type });
@@ -72,10 +72,4 @@ describe('catalogue paths', () => {
     for (const bad of ['Kappa-310', 'kappa_310', '-kappa', 'kappa--310', '', 'a'.repeat(101), 'kappa 310']) expect(isCatalogueSlug(bad), bad).toBe(false);
   });
 
-  it('shows what a country is offered, and everything in the international view', () => {
-    expect(isOfferedIn(['US', 'CA'], 'US')).toBe(true);
-    expect(isOfferedIn(['US', 'CA'], 'CH')).toBe(false);
-    expect(isOfferedIn(['US', 'CA'], 'ALL')).toBe(true);
-    expect(isOfferedIn([], 'ALL')).toBe(true);
-  });
 });

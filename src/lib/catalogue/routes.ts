@@ -85,7 +85,3 @@ export function isCatalogueSlug(value: string): boolean {
   return value.length <= 100 && SLUG.test(value);
 }
 
-/** Whether something offered in `supportedCountries` shows in a country (ALL shows everything). */
-export function isOfferedIn(supportedCountries: string[], countryCode: string): boolean {
-  return countryCode === 'ALL' || supportedCountries.includes(countryCode);
-}

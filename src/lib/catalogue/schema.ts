@@ -158,6 +158,5 @@ export const ProductsFullSchema = v.object({ productDetailsBySlugs: v.array(RawP
 export const ProductsBySlugsSchema = v.object({ productsBySlugs: v.array(RawBasketProductSchema) });
 export const ProductDetailsBySlugsSchema = v.object({ productDetailsBySlugs: v.array(RawComparisonProductSchema) });
 export const ClassificationProductsSchema = v.object({ classificationProducts: v.array(RawReferenceSchema) });
-export const CapabilitiesSchema = v.object({ capabilities: v.array(RawCapabilitySchema) });
 export const ProductsByCapabilitySchema = v.object({ productsByCapability: v.array(RawReferenceSchema) });
 export const ServiceProductSchema = v.object({ serviceProduct: v.nullable(RawServiceProductSchema) });

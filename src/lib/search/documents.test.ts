@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentFromPage, documentFromPayload, groupDocuments, indexKey, localizeUrl, pageBodyText, prepareDocument, searchSiteKey, type IndexablePage } from './documents.ts';
+import { groupDocuments, indexKey, localizeUrl, prepareDocument, searchSiteKey } from './documents.ts';
 import { normalizeQuery, parseSearchRequest, parseSuggestRequest } from './request.ts';
 import { SearchError, type SearchDocument } from './types.ts';
 
@@ -7,14 +7,6 @@ const doc = (over: Partial<SearchDocument>): SearchDocument => ({
   id: 'p1', url: '/de/a', title: 'A | Komax', description: ' Eine\n Beschreibung ', body: 'Text', site: '', locale: 'de', ...over,
 });
 
-const page: IndexablePage = {
-  id: 'p1', title: 'Gamma 263 | Komax', description: 'Crimpen', protection: 0, isPublished: true, countries: [],
-  modules: [
-    { type: 'hero', overline: 'Neu', title: 'Gamma 263', text: 'Vollautomatisch', image: null, link: null },
-    { type: 'richText', title: null, blocks: [{ kind: 'heading', text: 'Technik' }, { kind: 'list', items: ['Schnell', 'Präzise'] }] },
-    { type: 'accordion', title: 'FAQ', items: [{ title: 'Frage', text: 'Antwort' }] },
-  ] as IndexablePage['modules'],
-};
 
 describe('documents', () => {
   it('prepares a document: brand stripped, whitespace collapsed, language from the locale', () => {
@@ -61,22 +53,6 @@ describe('documents', () => {
     expect(localizeUrl('/de', 'de', 'de-AT')).toBe('/de-at');
     expect(localizeUrl('/en/x', 'de', 'de-CH')).toBe('/en/x');
     expect(localizeUrl('https://example.com/de/x', 'de', 'de-CH')).toBe('https://example.com/de/x');
-  });
-
-  it('makes a document of a public page and none of a protected or unpublished one', () => {
-    const d = documentFromPage(page, { url: '/de/gamma', siteSlug: '', language: 'de' });
-    expect(d).toMatchObject({ id: 'p1', url: '/de/gamma', title: 'Gamma 263 | Komax', description: 'Crimpen', site: '', locale: 'de' });
-    expect(d!.body.split('\n')).toEqual(['Neu', 'Gamma 263', 'Vollautomatisch', 'Technik', 'Schnell', 'Präzise', 'FAQ', 'Frage', 'Antwort']);
-    expect(documentFromPage({ ...page, protection: 1 }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
-    expect(documentFromPage({ ...page, protection: 2 }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
-    expect(documentFromPage({ ...page, isPublished: false }, { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
-  });
-
-  it('reads a _payload.json', () => {
-    const payload = JSON.stringify({ kind: 'content-page', header: null, footer: null, page });
-    expect(documentFromPayload(payload, { url: '/de/gamma', siteSlug: '', language: 'de' })?.id).toBe('p1');
-    expect(documentFromPayload(JSON.stringify({ kind: 'content-page', header: null, footer: null, page: null }), { url: '/de/x', siteSlug: '', language: 'de' })).toBeNull();
-    expect(pageBodyText([])).toBe('');
   });
 });
 

@@ -1,10 +1,9 @@
+import { isOfferedIn } from '../../site/countries.ts';
 /**
  * From prerendered pages to search documents, and the document rules both engines share:
  * brand stripped from titles, whitespace collapsed, one document per page and (site, language),
  * protected pages never indexed, result URLs moved to the searcher's locale.
  */
-import type { ContentModule, Page } from '../content/types.ts';
-import type { ContentPageModel } from '../../models/content-page.ts';
 import { isLanguage, type Language } from './analysis.ts';
 import { collapseWhitespace, stripBrand } from './highlight.ts';
 import { SearchError, type SearchDocument } from './types.ts';
@@ -124,75 +123,4 @@ export function localizeUrl(url: string, language: Language, localeCode: string)
 
 /** Whether a document is offered in `country` (no country: the international view sees everything). */
 export const offeredIn = (countries: readonly string[] | undefined, country: string | undefined): boolean =>
-  !country || !countries || countries.length === 0 || countries.includes(country);
-
-// ---------------------------------------------------------------------------------------------
-// From the prerender's page model
-
-/** The plain text of a page's modules, block by block. */
-export function pageBodyText(modules: readonly ContentModule[]): string {
-  const parts: (string | null | undefined)[] = [];
-  for (const m of modules) {
-    switch (m.type) {
-      case 'hero':
-        parts.push(m.overline, m.title, m.text);
-        break;
-      case 'richText':
-        parts.push(m.title);
-        for (const b of m.blocks) parts.push(...(b.kind === 'list' ? b.items : [b.text]));
-        break;
-      case 'imageText':
-        parts.push(m.title, ...m.text);
-        break;
-      case 'teaserGrid':
-        parts.push(m.title);
-        for (const i of m.items) parts.push(i.title, i.text);
-        break;
-      case 'callToAction':
-        parts.push(m.title, m.text);
-        break;
-      case 'video':
-        parts.push(m.title, m.caption);
-        break;
-      case 'accordion':
-        parts.push(m.title);
-        for (const i of m.items) parts.push(i.title, i.text);
-        break;
-      case 'downloads':
-        parts.push(m.title, ...m.files.map((f) => f.title));
-        break;
-      case 'quote':
-        parts.push(m.text, m.author, m.role);
-        break;
-    }
-  }
-  return parts.filter((p): p is string => !!p && p.trim() !== '').join('\n');
-}
-
-export type IndexablePage = Pick<Page, 'id' | 'title' | 'description' | 'modules' | 'protection' | 'isPublished' | 'countries'>;
-
-/**
- * The search document of a prerendered page, or null for a page that must not be searchable
- * (protected or unpublished). `url` is the route path (`/de-ch/brand-portal/logos`), `siteSlug`
- * the site's slug (`''` for the main site), `language` the route locale's language.
- */
-export function documentFromPage(page: IndexablePage, meta: { url: string; siteSlug: string; language: string }): SearchDocument | null {
-  if (page.protection !== 0 || !page.isPublished) return null;
-  return {
-    id: page.id,
-    url: meta.url,
-    title: page.title,
-    description: page.description ?? '',
-    body: pageBodyText(page.modules),
-    site: meta.siteSlug,
-    locale: meta.language,
-    countries: page.countries,
-  };
-}
-
-/** Same as {@link documentFromPage}, from a route's `_payload.json` (parsed or as text). */
-export function documentFromPayload(payload: ContentPageModel | string, meta: { url: string; siteSlug: string; language: string }): SearchDocument | null {
-  const model = (typeof payload === 'string' ? JSON.parse(payload) : payload) as ContentPageModel;
-  if (model?.kind !== 'content-page' || !model.page) return null;
-  return documentFromPage(model.page, meta);
-}
+  !country || !countries || isOfferedIn(countries, country);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createSearchBackend, publishSearchDocuments, searchConfigFromEnv, SearchError } from './index.ts';
+import { createSearchBackend, publishSearchDocuments, SearchError } from './index.ts';
 import { EmbeddedBackend } from './embedded.ts';
 import { OpenSearchBackend } from './opensearch.ts';
 import { startOpenSearchStub } from './opensearch-stub.ts';
@@ -11,19 +11,15 @@ import { startOpenSearchStub } from './opensearch-stub.ts';
 const docs = [{ id: 'a', url: '/de/a', title: 'Kabel | Komax', description: 'Kabelverarbeitung', body: '', site: '', locale: 'de' }];
 
 describe('search module entry', () => {
-  it('reads its configuration from the environment', () => {
-    expect(searchConfigFromEnv({}, '/dist')).toEqual({ engine: 'embedded', indexDir: '/dist/search' });
-    expect(searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9200' }, '/dist')).toMatchObject({ engine: 'opensearch', opensearchUrl: 'http://127.0.0.1:9200' });
-    expect(() => searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch' }, '/dist')).toThrow(SearchError);
-    expect(() => searchConfigFromEnv({ SEARCH_ENGINE: 'solr' }, '/dist')).toThrow(/embedded/);
-    expect(createSearchBackend(searchConfigFromEnv({}, '/dist'))).toBeInstanceOf(EmbeddedBackend);
-    expect(createSearchBackend(searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9' }, '/dist'))).toBeInstanceOf(OpenSearchBackend);
+  it('creates the backend the configuration names', () => {
+    expect(createSearchBackend({ engine: 'embedded', indexDir: '/dist/search' })).toBeInstanceOf(EmbeddedBackend);
+    expect(createSearchBackend({ engine: 'opensearch', indexDir: '/dist/search', opensearchUrl: 'http://127.0.0.1:9' })).toBeInstanceOf(OpenSearchBackend);
   });
 
   it('publishes and serves the embedded index', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'search-entry-'));
     try {
-      const config = searchConfigFromEnv({ SEARCH_INDEX_DIR: dir }, '/unused');
+      const config = { engine: 'embedded' as const, indexDir: dir };
       expect(await publishSearchDocuments(docs, config)).toEqual({ indexes: 1, documents: 1 });
       const backend = createSearchBackend(config);
       await backend.open();
@@ -36,7 +32,7 @@ describe('search module entry', () => {
   it('publishes to OpenSearch, replacing the previous indexes behind the aliases', async () => {
     const stub = await startOpenSearchStub();
     try {
-      const config = searchConfigFromEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: stub.url }, '/unused');
+      const config = { engine: 'opensearch' as const, indexDir: '/unused', opensearchUrl: stub.url };
       await publishSearchDocuments(docs, config);
       await publishSearchDocuments([...docs, { ...docs[0]!, id: 'b', url: '/en/b', locale: 'en' }], config);
       expect([...stub.engine.aliases.keys()].sort()).toEqual(['komax-search-main-de', 'komax-search-main-en']);

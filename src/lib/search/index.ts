@@ -1,22 +1,21 @@
 /**
  * Site search: the entry points the server, the API routes and the prerender use.
  *
- *   server start:  const search = createSearchBackend(searchConfigFromEnv(process.env, distDir));
+ *   server start:  const search = createSearchBackend(config)   // config from src/server/env.ts searchConfig();
  *                  await search.open();                      // before server.listen()
  *   API routes:    await search.search(parseSearchRequest(body)) / search.suggest(parseSuggestRequest(body))
- *   prerender:     await publishSearchDocuments(docs, config) // docs from documentFromPage(...)
+ *   prerender:     await publishSearchDocuments(docs, config) // docs from the prerender's routes
  *   revalidation:  await search.reload();                     // after the prerender worker finished
  */
-import { join } from 'node:path';
 import { buildIndexDirectory, EmbeddedBackend } from './embedded.ts';
 import { OpenSearchBackend } from './opensearch.ts';
-import { SearchError, type SearchBackend, type SearchDocument } from './types.ts';
+import type { SearchBackend, SearchDocument } from './types.ts';
 import type { UpstreamTimeouts } from '../http/timeouts.ts';
 
 export * from './types.ts';
 export { analyzerFor, parseLocale, LANGUAGES, type Language } from './analysis.ts';
 export { escapeHtml, stripBrand } from './highlight.ts';
-export { documentFromPage, documentFromPayload, searchSiteKey, type IndexablePage } from './documents.ts';
+export { searchSiteKey } from './documents.ts';
 export { parseSearchRequest, parseSuggestRequest } from './request.ts';
 export { buildIndexes, writeIndexes, buildIndexDirectory, EmbeddedBackend, type Manifest } from './embedded.ts';
 export { OpenSearchBackend, type OpenSearchOptions } from './opensearch.ts';
@@ -30,20 +29,6 @@ export interface SearchConfig {
   opensearchPrefix?: string;
   /** Connect and total timeouts of OpenSearch calls (defaults 2000 and 5000 ms). */
   timeouts?: UpstreamTimeouts;
-}
-
-/** `SEARCH_ENGINE` (`embedded` | `opensearch`), `OPENSEARCH_URL`, `OPENSEARCH_INDEX_PREFIX`, `SEARCH_INDEX_DIR`. */
-export function searchConfigFromEnv(env: Record<string, string | undefined>, distDir: string): SearchConfig {
-  const engine = (env.SEARCH_ENGINE || 'embedded').toLowerCase();
-  if (engine !== 'embedded' && engine !== 'opensearch') throw new SearchError('not-ready', `SEARCH_ENGINE must be "embedded" or "opensearch", not "${env.SEARCH_ENGINE}"`);
-  if (engine === 'opensearch' && !env.OPENSEARCH_URL) throw new SearchError('not-ready', 'SEARCH_ENGINE=opensearch needs OPENSEARCH_URL');
-  if (env.OPENSEARCH_URL && !URL.canParse(env.OPENSEARCH_URL)) throw new SearchError('not-ready', 'OPENSEARCH_URL must be an absolute URL');
-  return {
-    engine,
-    indexDir: env.SEARCH_INDEX_DIR || join(distDir, 'search'),
-    ...(env.OPENSEARCH_URL ? { opensearchUrl: env.OPENSEARCH_URL } : {}),
-    ...(env.OPENSEARCH_INDEX_PREFIX ? { opensearchPrefix: env.OPENSEARCH_INDEX_PREFIX } : {}),
-  };
 }
 
 /** A backend with `reload()`: the embedded engine re-reads its files, OpenSearch has nothing to do. */

@@ -1,43 +1,4 @@
-import type { APIRoute } from 'astro';
-import * as v from 'valibot';
-import { ContentInputError, getNewsFeedPage, NEWS_FEED_PAGE_SIZE } from '../../lib/content/index.ts';
-import { fixedT, uiLanguage } from '../../i18n/index.ts';
-import { cacheKey, cacheModeFor } from '../../server/data-cache.ts';
-import { serverEnv } from '../../server/env.ts';
-import { hasRevalidateSecret } from '../../server/secret.ts';
-import { apiCache, apiContentContext, apiSystemData, json, localeOf, LocaleParam } from '../../models/editorial-api.ts';
-import { mainSiteOrigin, toNewsFeedResponse } from '../../models/editorial-news.ts';
-import { getLogger } from '../../lib/log/index.ts';
+import { getNewsFeed } from '../../features/news-feed/api.server.ts';
 
-const Query = v.object({
-  lang: LocaleParam,
-  after: v.optional(v.pipe(v.string(), v.maxLength(200, 'after is too long'), v.regex(/^[A-Za-z0-9+/=_-]+$/, 'after must be a cursor of a previous page'))),
-});
-
-/** GET /api/news-feed?lang={locale}&after={cursor}: one page (10 items) of the news feed, newest first. */
-export const GET: APIRoute = async ({ url, request }) => {
-  const parsed = v.safeParse(Query, { lang: url.searchParams.get('lang') ?? undefined, after: url.searchParams.get('after') || undefined });
-  if (!parsed.success) return json({ error: parsed.issues[0].message }, 400);
-  const locale = localeOf(parsed.output.lang);
-  const ctx = apiContentContext(locale);
-  const mode = cacheModeFor(url.searchParams, hasRevalidateSecret(request.headers, serverEnv().REVALIDATE_SECRET));
-  const after = parsed.output.after ?? null;
-  try {
-    const [system, page] = await Promise.all([
-      apiSystemData(mode),
-      apiCache.get(cacheKey(['newsFeed', after, ctx.locales.join('|')], false), () => getNewsFeedPage(ctx, NEWS_FEED_PAGE_SIZE, after), mode),
-    ]);
-    const main = system.sites.find((s) => s.isMain) ?? system.sites[0];
-    if (!main) return json({ error: 'No site configured' }, 503);
-    const body = toNewsFeedResponse(page, {
-      links: { site: main, locale, sites: system.sites },
-      origin: mainSiteOrigin(url, system.sites),
-      fallbackLinkText: fixedT(uiLanguage(locale.language))('module.readMore'),
-    });
-    return json(body, 200, 'public, max-age=60');
-  } catch (err) {
-    if (err instanceof ContentInputError) return json({ error: err.message }, 400);
-    getLogger('news-feed').error((err as Error).message);
-    return json({ error: 'The news feed is not available right now.' }, 502);
-  }
-};
+/** GET /api/news-feed?lang={locale}&after={cursor}: see getNewsFeed. */
+export const GET = getNewsFeed;

@@ -1,15 +1,13 @@
-import { contentConfig, serverEnv } from '../env.ts';
+import { distDirOf, serverEnv } from '../env.ts';
 import type { PrerenderOptions, Progress } from './run.ts';
-import type { HostMode } from './collect.ts';
 
 /** Prerender options from the environment (the same variables the server reads). */
-export function prerenderOptionsFromEnv(distDir: string): Omit<PrerenderOptions, 'onProgress'> {
+export function prerenderOptionsFromEnv(root: string): Omit<PrerenderOptions, 'onProgress'> {
   const env = serverEnv();
-  const mode = (process.env.PRERENDER_HOSTS === 'public' ? 'public' : 'local') as HostMode;
   return {
-    distDir,
-    content: contentConfig(env),
-    mode,
+    distDir: distDirOf(env, root),
+    env,
+    mode: env.PRERENDER_HOSTS,
     port: Number(env.PUBLIC_PORT ?? env.PORT),
   };
 }

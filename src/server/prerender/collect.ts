@@ -1,8 +1,10 @@
-import { getFooterNavigation, getHeaderNavigation, getSystemData, listSystemRedirects, type ContentConfig, type ContentContext, type SystemRedirect } from '../../lib/content/index.ts';
-import { allCountry, contentLocaleChain, effectiveLocaleChain, fallbackLanguage, siteLocales } from '../../site/locale.ts';
+import { getSystemData, listSystemRedirects, type ContentContext, type SystemRedirect } from '../../lib/content/index.ts';
+import { siteLocales } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { isLocalHost } from '../../site/resolve-site.ts';
-import type { PageModelBase, SearchText } from '../../models/page-model.ts';
+import type { PageModelBase, SearchText } from '../../features/platform/page-model.ts';
+import type { Services } from '../../features/platform/context.ts';
+import { createRunData, routeSourceContext } from '../../features/platform/run-data.server.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource } from './sources.ts';
@@ -52,18 +54,13 @@ export function originOf(host: string, mode: HostMode, port: number): string {
  * record. Records shared by locales with the same locale chain are fetched once. Throws (and
  * nothing is written) when a service fails.
  */
-export async function collect(config: ContentConfig, opts: { mode: HostMode; port: number; sources?: RouteSource[] }): Promise<Collected> {
-  const base: ContentContext = { config, locales: ['en'], stage: 'PUBLISHED' };
+export async function collect(services: Services, opts: { mode: HostMode; port: number; sources?: RouteSource[] }): Promise<Collected> {
+  const base: ContentContext = { config: services.content, locales: ['en'], stage: 'PUBLISHED' };
   const [system, redirects] = await Promise.all([getSystemData(base), listSystemRedirects(base)]);
   const sources = opts.sources ?? ROUTE_SOURCES;
   const routes: PlannedRoute[] = [];
   const hosts = new Map<string, string>();
-  const memos = new Map<string, Promise<unknown>>();
-  const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    let p = memos.get(key) as Promise<T> | undefined;
-    if (!p) { p = load(); memos.set(key, p); }
-    return p;
-  };
+  const data = createRunData();
   const hashes = new WeakMap<object, string>();
   const hash = (record: unknown): string => {
     if (record === null || typeof record !== 'object') return hashOf(record ?? null);
@@ -78,24 +75,14 @@ export async function collect(config: ContentConfig, opts: { mode: HostMode; por
     if (!host) continue;
     const origin = originOf(host, opts.mode, opts.port);
     hosts.set(host, origin);
-    const siteFallback = fallbackLanguage(site, system.languages);
     const siteSources = sources.filter((s) => s.appliesTo(site));
     await Promise.all(siteLocales(site, system).map(async (locale) => {
-      const chain = effectiveLocaleChain(contentLocaleChain(locale, siteFallback), system.contentLocales);
-      const content = { ...base, locales: chain };
-      const key = `${site.id}:${chain.join(',')}`;
-      const [header, footer] = await Promise.all([
-        memo(`header:${key}`, () => getHeaderNavigation(content, site)),
-        memo(`footer:${key}`, () => getFooterNavigation(content, site)),
-      ]);
-      const country = system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
-      const ctx = { system, site, locale, country, content, chrome: { header, footer }, memo, hash };
-      const chromeHashes = [systemHash, hash(header), hash(footer)];
+      const ctx = routeSourceContext({ system, site, locale, host, services, data, hash });
       for (const source of siteSources) {
         for (const r of await source.routes(ctx)) {
           routes.push({
             host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,
-            model: r.model, recordHashes: [...chromeHashes, ...r.recordHashes],
+            model: r.model, recordHashes: [systemHash, ...r.recordHashes],
             languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search, inSitemap: r.inSitemap !== false,
           });
         }

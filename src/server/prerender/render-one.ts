@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PageModelBase } from '../../models/page-model.ts';
+import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { withCspMeta } from '../headers.ts';
 import { routeDir, writeAtomic } from './output.ts';

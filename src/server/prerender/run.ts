@@ -1,21 +1,21 @@
-import { renderEnv, serverEnv, upstreamTimeouts } from '../env.ts';
+import { renderEnv, searchConfig as searchConfigOf, servicesFromEnv, type ServerEnv } from '../env.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ContentConfig } from '../../lib/content/index.ts';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
 import { collect, prerenderHost, type HostMode, type PlannedRoute } from './collect.ts';
 import { diffRoutes, routeFingerprint } from './fingerprint.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
 import { renderAll } from './render-pool.ts';
-import { publishSearchDocuments, searchConfigFromEnv, searchSiteKey, type SearchDocument } from '../../lib/search/index.ts';
+import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
 import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
 
 export interface PrerenderOptions {
   distDir: string;
-  content: ContentConfig;
+  /** The parsed environment: services, search and render configuration come from it. */
+  env: ServerEnv;
   mode: HostMode;
   /** Port in the public origin of local hosts (http://localhost:4321). */
   port: number;
@@ -100,7 +100,7 @@ function readPrevious(hostDir: string): BuildMeta | null {
  */
 export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult> {
   const staticRoot = join(opts.distDir, 'static');
-  const searchConfig = { ...searchConfigFromEnv(process.env, opts.distDir), timeouts: upstreamTimeouts(serverEnv()) };
+  const searchConfig = searchConfigOf(opts.env, opts.distDir);
   const searchDir = searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined;
   const lock = await acquireLock(staticRoot);
   try {
@@ -111,12 +111,12 @@ export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult
   }
 }
 
-async function prerenderLocked(opts: PrerenderOptions, staticRoot: string, searchConfig: ReturnType<typeof searchConfigFromEnv>, searchDir: string | undefined): Promise<PrerenderResult> {
+async function prerenderLocked(opts: PrerenderOptions, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
   const entry = await loadEntry(opts.distDir);
-  const collected = await collect(opts.content, { mode: opts.mode, port: opts.port });
+  const collected = await collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port });
   // What every page is rendered with besides its records: the app build and the render configuration.
-  const appInput = `${entry.buildId}\n${renderEnv(serverEnv())}`;
+  const appInput = `${entry.buildId}\n${renderEnv(opts.env)}`;
   const collectSeconds = (performance.now() - started) / 1000;
   const liveId = readPointer(staticRoot);
   const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;

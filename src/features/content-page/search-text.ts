@@ -1,0 +1,25 @@
+import type { ContentModule, Page } from '../../lib/content/index.ts';
+import type { SearchText } from '../platform/page-model.ts';
+
+/** The readable text of content modules, for the search index. */
+export function modulesText(modules: ContentModule[]): string {
+  const parts: string[] = [];
+  for (const m of modules) {
+    switch (m.type) {
+      case 'hero': parts.push(m.overline ?? '', m.title, m.text ?? ''); break;
+      case 'richText': parts.push(m.title ?? '', ...m.blocks.map((b) => (b.kind === 'list' ? b.items.join(' ') : b.text))); break;
+      case 'imageText': parts.push(m.title ?? '', ...m.text); break;
+      case 'teaserGrid': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text ?? ''])); break;
+      case 'callToAction': parts.push(m.title, m.text ?? ''); break;
+      case 'video': parts.push(m.title ?? '', m.caption ?? ''); break;
+      case 'accordion': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text])); break;
+      case 'downloads': parts.push(m.title ?? '', ...m.files.map((f) => f.title)); break;
+      case 'quote': parts.push(m.text, m.author, m.role ?? ''); break;
+    }
+  }
+  return parts.filter(Boolean).join('\n');
+}
+
+export function pageSearchText(page: Page): SearchText {
+  return { title: page.title, description: page.description ?? '', body: modulesText(page.modules) };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { editorialBreadcrumbs, mediaReleasePath, storyContactPath, storyPath } from './paths.ts';
+
+const main = { slug: '' };
+const deCh = { urlCode: 'de-ch' };
+
+describe('editorial paths', () => {
+  it('are site-relative and encode the slug', () => {
+    expect(storyPath('carpatia-doubles-crimping-output')).toBe('/stories/carpatia-doubles-crimping-output');
+    expect(storyContactPath('jonas-baumann')).toBe('/stories/contacts/jonas-baumann');
+    expect(mediaReleasePath('a b')).toBe('/media-releases/a%20b');
+  });
+});
+
+describe('editorialBreadcrumbs', () => {
+  it('starts at home and leaves the last item unlinked', () => {
+    expect(editorialBreadcrumbs(main, deCh, 'Startseite', [{ title: 'Stories', path: '/stories' }, { title: 'Carpatia', path: '/stories/carpatia' }])).toEqual([
+      { title: 'Startseite', route: '/de-ch' },
+      { title: 'Stories', route: '/de-ch/stories' },
+      { title: 'Carpatia', route: null },
+    ]);
+  });
+
+  it('gives an overview page home plus itself', () => {
+    expect(editorialBreadcrumbs(main, { urlCode: 'en' }, 'Home', [{ title: 'Media releases' }])).toEqual([
+      { title: 'Home', route: '/en' },
+      { title: 'Media releases', route: null },
+    ]);
+  });
+});

@@ -1,0 +1,15 @@
+import { footerNavigation, headerNavigation } from '../../lib/content/cached.ts';
+import type { Site } from '../../site/types.ts';
+import type { LoadContext } from './context.ts';
+import { notFoundModel, type ChromeModel, type NotFoundModel } from './page-model.ts';
+
+/** Header and footer of a site in the page's locale chain. */
+export async function loadChrome(lc: LoadContext, site: Site): Promise<ChromeModel> {
+  const [header, footer] = await Promise.all([headerNavigation(lc.data, lc.content, site), footerNavigation(lc.data, lc.content, site)]);
+  return { header, footer };
+}
+
+/** The 404 model of a site: its chrome only. */
+export async function loadNotFound(lc: LoadContext, site: Site): Promise<NotFoundModel> {
+  return notFoundModel(await loadChrome(lc, site));
+}

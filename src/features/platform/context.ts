@@ -1,0 +1,92 @@
+import type { CatalogueConfig } from '../../lib/catalogue/index.ts';
+import type { DataSource } from '../../lib/cache/data-cache.ts';
+import type { ContentConfig, ContentContext, Stage } from '../../lib/content/index.ts';
+import type { UpstreamTimeouts } from '../../lib/http/timeouts.ts';
+import type { ServerSearchBackend } from '../../lib/search/index.ts';
+import type { fixedT, UiLanguage } from '../../i18n/index.ts';
+import { contentLocaleChain, effectiveLocaleChain, fallbackLanguage } from '../../site/locale.ts';
+import type { RequestContext } from '../../site/request.ts';
+import type { Locale, Site, SystemData } from '../../site/types.ts';
+import type { PrerenderLocals } from './page-model.ts';
+
+/** Third-party scripts a page may load (cookie consent, monitoring, tag manager); none by default. */
+export interface ThirdPartyScripts {
+  consentScriptUrl?: string;
+  consentId?: string;
+  monitoringScriptUrl?: string;
+  tagManagerId?: string;
+}
+
+/**
+ * The external services of this process, configured once from the environment (src/server/env.ts
+ * `servicesFromEnv`) and handed down by the middleware. Nothing below the middleware reads the
+ * environment.
+ */
+export interface Services {
+  content: ContentConfig;
+  catalogue: CatalogueConfig;
+  timeouts: Required<UpstreamTimeouts>;
+  /** Requests carrying it may use the operators' `?cache=` parameters (spec §9). */
+  revalidateSecret?: string;
+  thirdParty: ThirdPartyScripts;
+}
+
+/** What a page builder loads with: the data source, the content context of the page, the services. */
+export interface LoadContext {
+  data: DataSource;
+  /** The content hub in the page's locale chain (English last) and stage. */
+  content: ContentContext;
+  services: Services;
+}
+
+export type Translate = ReturnType<typeof fixedT>;
+
+/** Everything a page renders with, resolved once by the middleware (see {@link pageContext}). */
+export interface PageContext extends LoadContext {
+  request: RequestContext;
+  /** The request resolved to no page of the site: render the 404 page. */
+  notFound: boolean;
+  uiLanguage: UiLanguage;
+  t: Translate;
+  /** Set while the prerender renders this route: the model to render (no I/O). */
+  prerender?: PrerenderLocals;
+  /** The release being served or written (embedded for release detection). */
+  releaseId: string;
+}
+
+/** What an API route gets from the middleware: system data, the data source and the services. */
+export interface ApiContext {
+  system: SystemData;
+  data: DataSource;
+  services: Services;
+  /** The site search, given by src/server (absent while it is not ready). */
+  search?: ServerSearchBackend;
+}
+
+class MissingContextError extends Error {
+  override name = 'MissingContextError';
+}
+
+/**
+ * The page context of a request. Throws a clear error when src/middleware.ts did not set it
+ * (a route outside the site's pages, or a middleware change that skipped it).
+ */
+export function pageContext(locals: App.Locals): PageContext {
+  if (!locals.page) throw new MissingContextError('Astro.locals.page is not set: src/middleware.ts must resolve the request before a page renders');
+  return locals.page;
+}
+
+/** The API context of a request; throws when src/middleware.ts did not set it. */
+export function apiContext(locals: App.Locals): ApiContext {
+  if (!locals.api) throw new MissingContextError('Astro.locals.api is not set: src/middleware.ts must run before an API route');
+  return locals.api;
+}
+
+/**
+ * The content context of a page: its locale chain without locales the hub has no content in (the
+ * same answer, and locales of one language share their records), in a stage.
+ */
+export function contentContextFor(config: ContentConfig, system: SystemData, site: Site, locale: Locale, stage: Stage = 'PUBLISHED'): ContentContext {
+  const chain = effectiveLocaleChain(contentLocaleChain(locale, fallbackLanguage(site, system.languages)), system.contentLocales);
+  return { config, locales: chain, stage };
+}

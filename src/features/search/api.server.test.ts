@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { APIContext } from 'astro';
+import { handleSearch } from './api.server.ts';
+import { SearchError, type SearchResult } from '../../lib/search/types.ts';
+
+function context(body: string, search: unknown, contentType = 'application/json'): APIContext {
+  return {
+    request: new Request('http://localhost:4321/api/search-proxy/search', { method: 'POST', headers: { 'content-type': contentType }, body }),
+    locals: { api: { search } },
+    url: new URL('http://localhost:4321/api/search-proxy/search'),
+  } as unknown as APIContext;
+}
+
+const ok: SearchResult = { records: [{ title: 'T', description: 'd', url: '/de/t' }], total: 1, page: 1 };
+const backend = (impl: () => Promise<SearchResult>) => ({ search: impl, suggest: impl, open: async () => {}, health: async () => ({ ok: true }), reload: async () => {} });
+
+describe('search API', () => {
+  it('answers the backend result', async () => {
+    const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', siteSlug: '', query: 'x' }), backend(async () => ok)));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(ok);
+  });
+
+  it('a body that is not JSON is a 400, not a 500', async () => {
+    const res = await handleSearch('search', context('{', backend(async () => ok)));
+    expect(res.status).toBe(400);
+  });
+
+  it('a failing backend passes its error on (502), and no backend is a 503', async () => {
+    const failing = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('backend', 'engine down'); })));
+    expect(failing.status).toBe(502);
+    expect((await failing.json()).error).toBe('engine down');
+    const missing = await handleSearch('suggest', context(JSON.stringify({ localeCode: 'de', query: 'xy' }), undefined));
+    expect(missing.status).toBe(503);
+  });
+
+  it('asks for JSON', async () => {
+    const res = await handleSearch('search', context('q=x', backend(async () => ok), 'application/x-www-form-urlencoded'));
+    expect(res.status).toBe(415);
+  });
+});
