@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
-import { distDirOf, EnvError, parseServerEnv, searchConfig as searchConfigOf } from './env.ts';
+import { distDirOf, EnvError, parseServerEnv, searchConfig as searchConfigOf, type ServerEnv } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { tidyStatic } from './release.ts';
-import { createSearchBackend } from '../lib/search/index.ts';
+import { createSearchBackend, type ServerSearchBackend } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
 import { withRequestId } from './request-id.ts';
 
@@ -26,6 +26,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+type AstroHandler = Parameters<typeof createAppHandler>[0]['astroHandler'];
+
+/**
+ * The server's request handler over `dist/` (static files or the Astro handler, revalidation,
+ * operator parameters for requests with the secret) and the revalidation it routes to.
+ */
+export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend }) {
+  const { distDir, env, search } = opts;
+  const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
+  const handle = createAppHandler({
+    distDir, astroHandler: opts.astroHandler, routes: revalidation.route, locals: { search },
+    imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
+    privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
+  });
+  return { handle, revalidation };
+}
+
 /** Starts the production server over `dist/` (the built app and the prerendered trees). */
 export async function startServer(opts: { distDir?: string; env?: Record<string, string | undefined> } = {}): Promise<RunningServer> {
   const env = parseServerEnv(opts.env ?? process.env);
@@ -33,7 +50,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entryFile = join(distDir, 'server/entry.mjs');
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
   process.env.NODE_ENV = 'production';
-  const entry = (await import(pathToFileURL(entryFile).href)) as { handler: Parameters<typeof createAppHandler>[0]['astroHandler'] };
+  const entry = (await import(pathToFileURL(entryFile).href)) as { handler: AstroHandler };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
   const searchConfig = searchConfigOf(env, distDir);
@@ -45,12 +62,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   } catch (err) {
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
-  const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
-  const handle = createAppHandler({
-    distDir, astroHandler: entry.handler, routes: revalidation.route, locals: { search },
-    imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
-    privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
-  });
+  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
   const server = createServer((req, res) => withRequestId(req, res, () => {
     handle(req, res).catch((err) => {
       log.error({ err }, 'request failed');

@@ -38,7 +38,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * unchanged), or for everything, and answers with what it did. Runs never overlap; a request
  * that arrives during a run waits for the next one.
  */
-export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPublished?: () => Promise<void> }) {
+export function createRevalidation(opts: {
+  distDir: string;
+  env: ServerEnv;
+  onPublished?: () => Promise<void>;
+  /** Runs one prerender; a worker thread by default (tests pass a fake). */
+  runPrerender?: (force: RevalidateRequest) => Promise<PrerenderResult>;
+}) {
   let running: Promise<PrerenderResult> | null = null;
   let queued: { force: RevalidateRequest; promise: Promise<PrerenderResult> } | null = null;
   const workers = new Set<Worker>();
@@ -63,7 +69,7 @@ export function createRevalidation(opts: { distDir: string; env: ServerEnv; onPu
 
   const schedule = (force: RevalidateRequest): Promise<PrerenderResult> => {
     if (!running) {
-      running = runWorker(force).finally(() => { running = null; });
+      running = (opts.runPrerender ?? runWorker)(force).finally(() => { running = null; });
       return running;
     }
     if (!queued) {

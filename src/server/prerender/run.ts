@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { collect, prerenderHost, type HostMode, type PlannedRoute } from './collect.ts';
-import { diffRoutes, routeFingerprint } from './fingerprint.ts';
+import { collect, prerenderHost, type Collected, type HostMode } from './collect.ts';
+import { planRelease } from './plan.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
 import { renderAll } from './render-pool.ts';
 import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
@@ -53,7 +53,7 @@ export interface PrerenderResult {
   pagesPerSecond: number;
 }
 
-interface BuiltEntry {
+export interface BuiltEntry {
   app: { render(req: Request, opts: { locals: object }): Promise<Response> };
   buildId: string;
 }
@@ -90,6 +90,12 @@ function readPrevious(hostDir: string): BuildMeta | null {
   }
 }
 
+/** Where a run gets the built app and the records from; tests pass fakes (no build, no services). */
+export interface PrerenderDeps {
+  loadEntry?: (distDir: string) => Promise<BuiltEntry>;
+  collect?: (opts: PrerenderOptions) => Promise<Collected>;
+}
+
 /**
  * The incremental prerender: collects every record, fingerprints every route against the live
  * release, and when anything changed writes a NEW release (see `../release.ts`): a hard-link copy
@@ -98,23 +104,23 @@ function readPrevious(hostDir: string): BuildMeta | null {
  * only then is it made live, in one atomic pointer swap. Killed at any point, the live release
  * stays complete and the next run cleans up and renders again what was lost.
  */
-export async function prerender(opts: PrerenderOptions): Promise<PrerenderResult> {
+export async function prerender(opts: PrerenderOptions, deps: PrerenderDeps = {}): Promise<PrerenderResult> {
   const staticRoot = join(opts.distDir, 'static');
   const searchConfig = searchConfigOf(opts.env, opts.distDir);
   const searchDir = searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined;
   const lock = await acquireLock(staticRoot);
   try {
     await cleanStatic(staticRoot, { searchDir });
-    return await prerenderLocked(opts, staticRoot, searchConfig, searchDir);
+    return await prerenderLocked(opts, deps, staticRoot, searchConfig, searchDir);
   } finally {
     await lock.release();
   }
 }
 
-async function prerenderLocked(opts: PrerenderOptions, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
+async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
-  const entry = await loadEntry(opts.distDir);
-  const collected = await collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port });
+  const entry = await (deps.loadEntry ?? loadEntry)(opts.distDir);
+  const collected = await (deps.collect ? deps.collect(opts) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port }));
   // What every page is rendered with besides its records: the app build and the render configuration.
   const appInput = `${entry.buildId}\n${renderEnv(opts.env)}`;
   const collectSeconds = (performance.now() - started) / 1000;
@@ -124,37 +130,18 @@ async function prerenderLocked(opts: PrerenderOptions, staticRoot: string, searc
   const releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
 
-  const byHost = new Map<string, PlannedRoute[]>();
-  for (const r of collected.routes) {
-    const list = byHost.get(r.host) ?? [];
-    list.push(r);
-    byHost.set(r.host, list);
-  }
-  const forceIds = new Set(opts.force?.ids ?? []);
-  const forceSlugs = new Set(opts.force?.slugs ?? []);
-
-  const plans = [...collected.hosts.keys()].map((host) => {
-    const routes = byHost.get(host) ?? [];
-    const hostDir = join(releaseRoot, host);
-    const liveHostDir = liveRoot ? join(liveRoot, host) : null;
-    const previous = liveHostDir ? readPrevious(liveHostDir) : null;
-    const prevRoutes = previous?.routes ?? {};
-    const fingerprints: Record<string, string> = {};
-    const byPath = new Map<string, PlannedRoute>();
-    const force = new Set<string>();
-    for (const r of routes) {
-      fingerprints[r.path] = routeFingerprint(appInput, `${r.origin}${r.path}`, r.recordHashes);
-      byPath.set(r.path, r);
-      if (opts.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);
-      // A route whose files went missing is rendered again.
-      else if (prevRoutes[r.path] && !existsSync(join(routeDir(liveHostDir!, r.path), 'index.html'))) force.add(r.path);
-    }
-    return { host, hostDir, liveHostDir: previous ? liveHostDir : null, previous, fingerprints, byPath, diff: diffRoutes(prevRoutes, fingerprints, force) };
-  });
-  // A host of the live release that is no longer prerendered is left out of the new one.
   const liveHosts = liveRoot ? readHosts(liveRoot) : null;
-  const changed = plans.some((p) => p.diff.render.length || p.diff.removed.length || !p.previous)
-    || Object.keys(liveHosts?.hosts ?? {}).some((h) => !collected.hosts.has(h));
+  const planned = planRelease({
+    appInput,
+    hosts: [...collected.hosts.keys()],
+    routes: collected.routes,
+    previous: (host) => (liveRoot ? readPrevious(join(liveRoot, host)) : null),
+    hasFile: (host, path) => !!liveRoot && existsSync(join(routeDir(join(liveRoot, host), path), 'index.html')),
+    liveHosts: Object.keys(liveHosts?.hosts ?? {}),
+    force: opts.force,
+  });
+  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
+  const changed = planned.changed;
   if (!changed) {
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;

@@ -1,0 +1,190 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PageModelBase } from '../../features/platform/page-model.ts';
+import type { Locale, SystemData } from '../../site/types.ts';
+import { liveDir, readPointer } from '../release.ts';
+import type { BuildMeta } from '../static-site.ts';
+import type { Collected, PlannedRoute } from './collect.ts';
+import { prerender, type PrerenderResult } from './run.ts';
+import { parseServerEnv } from '../env.ts';
+
+const HOST = 'localhost';
+const ORIGIN = 'http://localhost:4321';
+const LOCALE = { code: 'en', urlCode: 'en', sisCode: 'en', isInternational: true, language: 'en', country: 'ALL' } as Locale;
+const SYSTEM = {
+  countries: [], languages: [], brands: [],
+  sites: [{ id: 'main', isMain: true, slug: '', domains: [{ host: HOST, slug: null }] }],
+} as unknown as SystemData;
+
+/** A route of the fake route set: `version` is its record (a new version is a changed record). */
+interface FakeRoute { path: string; version: number; keys?: string[] }
+
+const planned = (r: FakeRoute): PlannedRoute => ({
+  host: HOST, origin: ORIGIN, path: r.path, pagePath: r.path.slice(3), siteId: 'main', locale: LOCALE,
+  model: { version: r.version } as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`],
+  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false,
+});
+
+let dist: string;
+let staticRoot: string;
+/** Paths the fake app rendered in the last run. */
+let rendered: string[];
+
+/**
+ * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
+ * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
+ */
+function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[] } = {}): Promise<PrerenderResult> {
+  rendered = [];
+  const app = {
+    async render(req: Request, { locals }: { locals: object }): Promise<Response> {
+      const path = new URL(req.url).pathname;
+      rendered.push(path);
+      if (opts.throwOn?.includes(path)) throw new Error(`render of ${path} crashed`);
+      const { model } = (locals as { prerender: { model: { version: number } } }).prerender;
+      return new Response(`<p>${path} v${model.version}</p>`, {
+        status: opts.fail?.includes(path) ? 500 : 200,
+        headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': `default-src 'self'; report-to ${path}` },
+      });
+    },
+  };
+  const collected: Collected = { system: SYSTEM, redirects: [], routes: routes.map(planned), hosts: new Map([[HOST, ORIGIN]]) };
+  return prerender(
+    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force },
+    { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect: async () => collected },
+  );
+}
+
+const live = () => liveDir(staticRoot);
+const liveMeta = (): BuildMeta => {
+  const latest = JSON.parse(readFileSync(join(live(), HOST, 'builds/latest.json'), 'utf8')) as { id: string };
+  return JSON.parse(readFileSync(join(live(), HOST, 'builds/meta', `${latest.id}.json`), 'utf8')) as BuildMeta;
+};
+const liveHtml = (path: string): string | null => {
+  const file = join(live(), HOST, path, 'index.html');
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+};
+/** The page text of a route in the live release, without the CSP meta the prerender adds. */
+const liveText = (path: string) => liveHtml(path)?.match(/<p>.*<\/p>/)?.[0] ?? null;
+
+const SITE: FakeRoute[] = [
+  { path: '/en', version: 1, keys: ['home-id', 'home'] },
+  { path: '/en/about-us', version: 1, keys: ['about-id', 'about-us'] },
+  { path: '/en/contact', version: 1, keys: ['contact-id', 'contact'] },
+];
+
+beforeEach(async () => {
+  dist = await mkdtemp(join(tmpdir(), 'prerender-run-'));
+  staticRoot = join(dist, 'static');
+});
+
+afterEach(async () => {
+  await rm(dist, { recursive: true, force: true });
+});
+
+describe('prerender: render, keep, remove', () => {
+  it('renders every route of a first run and publishes them as the live release', async () => {
+    const result = await run(SITE);
+    expect(rendered.sort()).toEqual(['/en', '/en/about-us', '/en/contact']);
+    expect(result).toMatchObject({ rendered: 3, unchanged: 0, removed: 0, failed: [], total: 3 });
+    expect(result.releaseId).toBe(readPointer(staticRoot));
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v1</p>');
+    const meta = liveMeta();
+    expect(meta).toMatchObject({ id: result.releaseId, appBuildId: 'build-1' });
+    expect(Object.keys(meta.routes).sort()).toEqual(['/en', '/en/about-us', '/en/contact']);
+    expect(meta.routes['/en']!.csp).toBe("default-src 'self'; report-to /en");
+    expect(JSON.parse(readFileSync(join(live(), HOST, 'en/about-us/_payload.json'), 'utf8'))).toEqual({ version: 1 });
+  });
+
+  it('renders nothing and publishes nothing when no fingerprint changed', async () => {
+    const first = await run(SITE);
+    const before = liveMeta();
+    const result = await run(SITE);
+    expect(rendered).toEqual([]);
+    expect(result).toMatchObject({ releaseId: null, rendered: 0, unchanged: 3, removed: 0 });
+    expect(readPointer(staticRoot)).toBe(first.releaseId);
+    expect(liveMeta()).toEqual(before);
+  });
+
+  it('renders only the route whose record changed and keeps the others with their files', async () => {
+    const first = await run(SITE);
+    const fingerprints = liveMeta().routes;
+    const result = await run([SITE[0]!, { ...SITE[1]!, version: 2 }, SITE[2]!]);
+    expect(rendered).toEqual(['/en/about-us']);
+    expect(result).toMatchObject({ rendered: 1, unchanged: 2, removed: 0 });
+    expect(result.releaseId).not.toBe(first.releaseId);
+    expect(readPointer(staticRoot)).toBe(result.releaseId);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+    // Kept: the new release still holds their files and their rules.
+    expect(liveText('/en')).toBe('<p>/en v1</p>');
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
+    const meta = liveMeta();
+    expect(meta.routes['/en']).toEqual(fingerprints['/en']);
+    expect(meta.routes['/en/about-us']!.fingerprint).not.toBe(fingerprints['/en/about-us']!.fingerprint);
+  });
+
+  it('removes a route that vanished: its files and its rule', async () => {
+    await run(SITE);
+    const result = await run(SITE.filter((r) => r.path !== '/en/contact'));
+    expect(rendered).toEqual([]);
+    expect(result).toMatchObject({ rendered: 0, unchanged: 2, removed: 1 });
+    expect(liveHtml('/en/contact')).toBeNull();
+    expect(existsSync(join(live(), HOST, 'en/contact'))).toBe(false);
+    expect(Object.keys(liveMeta().routes).sort()).toEqual(['/en', '/en/about-us']);
+  });
+
+  it('renders everything again when the app build changed', async () => {
+    await run(SITE);
+    const result = await run(SITE, { buildId: 'build-2' });
+    expect(rendered.sort()).toEqual(['/en', '/en/about-us', '/en/contact']);
+    expect(result).toMatchObject({ rendered: 3, unchanged: 0 });
+    expect(liveMeta().appBuildId).toBe('build-2');
+  });
+
+  it('renders the routes a revalidation forces by id or slug although unchanged', async () => {
+    await run(SITE);
+    const result = await run(SITE, { force: { ids: ['about-id'], slugs: ['contact'] } });
+    expect(rendered.sort()).toEqual(['/en/about-us', '/en/contact']);
+    expect(result).toMatchObject({ rendered: 2, unchanged: 1 });
+    expect(result.releaseId).toBe(readPointer(staticRoot));
+  });
+
+  it('renders again a route whose file went missing from the live release', async () => {
+    await run(SITE);
+    await rm(join(live(), HOST, 'en/about-us/index.html'));
+    const result = await run(SITE);
+    expect(rendered).toEqual(['/en/about-us']);
+    expect(result.rendered).toBe(1);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v1</p>');
+  });
+
+  it('fails the run and publishes nothing when a render throws', async () => {
+    const first = await run(SITE);
+    const before = liveMeta();
+    const changed = SITE.map((r) => ({ ...r, version: 2 }));
+    await expect(run(changed, { throwOn: ['/en/contact'] })).rejects.toThrow('render of /en/contact crashed');
+    expect(readPointer(staticRoot)).toBe(first.releaseId);
+    expect(liveMeta()).toEqual(before);
+    expect(liveText('/en')).toBe('<p>/en v1</p>');
+    // The next run starts from the live release and renders what the failed one did not publish.
+    const next = await run(changed);
+    expect(next.rendered).toBe(3);
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v2</p>');
+  });
+
+  it('reports a page that answers an error and leaves it out of the release (served on demand), publishing the rest', async () => {
+    await run(SITE);
+    const result = await run(SITE.map((r) => ({ ...r, version: 2 })), { fail: ['/en/contact'] });
+    expect(result).toMatchObject({ rendered: 2, failed: ['localhost/en/contact (500)'] });
+    expect(readPointer(staticRoot)).toBe(result.releaseId);
+    expect(Object.keys(liveMeta().routes).sort()).toEqual(['/en', '/en/about-us']);
+    expect(liveText('/en')).toBe('<p>/en v2</p>');
+    // Not in the meta, so never served from the release, and rendered again by the next run.
+    const next = await run(SITE.map((r) => ({ ...r, version: 2 })));
+    expect(rendered).toEqual(['/en/contact']);
+    expect(next.rendered).toBe(1);
+  });
+});
