@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { COMPARISON_PATH } from '../../site/paths.ts';
 import { useHydrated } from '../technical-data/use-measurement.ts';
 import { hasSlug } from './basket.ts';
 import { fill } from './messages.ts';
@@ -43,7 +44,7 @@ export function AddToComparison({ summary, variantId, language, prefix, messages
         </svg>
         {inBasket ? m['basket.remove'] : m['basket.add']}
       </button>
-      {inBasket && <a className="add-to-comparison__link" href={`${prefix}/comparison`}>{fill(m['basket.open'], { count })}</a>}
+      {inBasket && <a className="add-to-comparison__link" href={`${prefix}${COMPARISON_PATH}`}>{fill(m['basket.open'], { count })}</a>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
+import { COMPARISON_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { initMeasurement } from '../technical-data/measurement.ts';
 import { useHydrated } from '../technical-data/use-measurement.ts';
@@ -97,7 +98,7 @@ export function BasketDrawer({ language, prefix, rendered, onComparisonPage = fa
             ))}
           </div>
         )}
-        {count > 0 && <a className="btn basket-drawer__compare" href={`${prefix}/comparison`}>{m['basket.compare']}</a>}
+        {count > 0 && <a className="btn basket-drawer__compare" href={`${prefix}${COMPARISON_PATH}`}>{m['basket.compare']}</a>}
       </dialog>
       {hydrated && lastAdded && (
         <div className="basket-notice">

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
+import { PRODUCTS_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { basketSlugs, newKey } from '../basket/basket.ts';
 import { $basket, loadBasket, replaceBasket } from '../basket/store.ts';
@@ -117,7 +118,7 @@ export function ComparisonApp({ language, prefix, rendered, messages: m }: Props
       {basket.length === 0 ? (
         <div className="comparison__empty">
           <p>{m['comparison.empty']}</p>
-          <a className="btn" href={`${prefix}/products`}>{m['comparison.browse']}</a>
+          <a className="btn" href={`${prefix}${PRODUCTS_PATH}`}>{m['comparison.browse']}</a>
         </div>
       ) : basket.map((g) => (
         <ComparisonGroup
