@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { COMPARISON_PATH } from '../../site/paths.ts';
-import { useHydrated } from '../technical-data/use-measurement.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { hasSlug } from './basket.ts';
 import { fill } from './messages.ts';
 import { $basket, addToBasket, loadBasket, removeProductFromBasket } from './store.ts';

@@ -3,10 +3,10 @@ import { useEffect, useRef } from 'react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { COMPARISON_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { initMeasurement } from '../technical-data/measurement.ts';
-import { useHydrated } from '../technical-data/use-measurement.ts';
 import { fill } from './messages.ts';
 import {
   $basketView, $lastAdded, dismissNotice, loadBasket, removeClassificationFromBasket, removeFromBasket,

@@ -3,7 +3,7 @@ import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { FEEDBACK_FIELDS, FEEDBACK_MAX_LENGTH, validateFeedback, type FeedbackErrors, type FeedbackField, type FeedbackValues } from './feedback-schema.ts';
 import { sendFeedback } from './feedback-client.ts';
-import { useMounted } from '../news-feed/use-mounted.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 
 export interface FeedbackStrings {
   firstName: string;
@@ -44,7 +44,7 @@ export function FeedbackForm({ storySlug, locale, countries, strings }: Props) {
   const [attempted, setAttempted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   // Sending needs this island: until it has hydrated the button stays disabled (no native submit).
-  const ready = useMounted();
+  const ready = useHydrated();
   const codes = countries.map((c) => c.code);
 
   const messageOf = (errs: FeedbackErrors) => Object.fromEntries(Object.entries(errs).map(([f, issue]) => [

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { $unread, startNewsFeed } from './store.ts';
-import { useMounted } from './use-mounted.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 
 interface Props {
   /** Locale code of the page (`de-ch`), for the API. */
@@ -17,8 +17,8 @@ interface Props {
  */
 export function NewsFeedBell({ locale, label, unreadLabel }: Props) {
   useEffect(() => startNewsFeed(locale), [locale]);
-  const mounted = useMounted();
-  const unread = useStore($unread) && mounted;
+  const hydrated = useHydrated();
+  const unread = useStore($unread) && hydrated;
   return (
     <button type="button" className="news-bell" data-action="news-feed" aria-haspopup="dialog" aria-controls="news-feed">
       <span className="news-bell__icon">

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/ui/Spinner.tsx';
 import { NEWS_FEED_OPEN_EVENT } from '../platform/actions.ts';
 import { $feed, loadFirstPage, loadMore, setOpen, startNewsFeed } from './store.ts';
 import type { NewsFeedEntry, NewsFeedStrings } from './types.ts';
-import { useMounted } from './use-mounted.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 
 interface Props {
   locale: string;
@@ -22,7 +22,7 @@ interface Props {
 /** The news feed inside the panel dialog: first page, "load more" through the cursor, states. */
 export function NewsFeedList({ locale, dateLocale, dialogId, strings }: Props) {
   const stored = useStore($feed);
-  const feed = useMounted() ? stored : { ...stored, status: 'idle' as const };
+  const feed = useHydrated() ? stored : { ...stored, status: 'idle' as const };
   const itemRefs = useRef<(HTMLLIElement | null)[]>([]);
   const dates = longDateFormat(dateLocale);
 

@@ -2,7 +2,8 @@ import type { MeasurementSystem } from '../../site/types.ts';
 import type { Specification, Variant } from '../../lib/catalogue/types.ts';
 import { MeasurementSwitch, type MeasurementSwitchMessages } from './MeasurementSwitch.tsx';
 import { specificationsFor, variantName } from './specifications.ts';
-import { useHydrated, useMeasurement } from './use-measurement.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
+import { useMeasurement } from './use-measurement.ts';
 
 export interface TechnicalDataMessages extends MeasurementSwitchMessages {
   'technicalData.title': string;
