@@ -3,15 +3,15 @@ import { useEffect } from 'react';
 import { COMPARISON_PATH } from '../../site/paths.ts';
 import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { hasSlug } from './basket.ts';
-import { fill } from './messages.ts';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 import { $basket, addToBasket, loadBasket, removeProductFromBasket } from './store.ts';
 import type { BasketSummary } from './view.ts';
 
-export interface AddToComparisonMessages {
-  'basket.add': string;
-  'basket.remove': string;
-  'basket.open': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'basket.add', 'basket.remove', 'basket.open',
+] as const;
+export type AddToComparisonMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   summary: BasketSummary;

@@ -7,24 +7,16 @@ import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { COMPARISON_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { initMeasurement } from '../technical-data/measurement.ts';
-import { fill } from './messages.ts';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 import {
   $basketView, $lastAdded, dismissNotice, loadBasket, removeClassificationFromBasket, removeFromBasket,
 } from './store.ts';
 
-export interface BasketDrawerMessages {
-  'basket.title': string;
-  'basket.toggle': string;
-  'basket.close': string;
-  'basket.empty': string;
-  'basket.compare': string;
-  'basket.removeItem': string;
-  'basket.removeGroup': string;
-  'basket.added': string;
-  'basket.loading': string;
-  'flash.dismiss': string;
-  'flash.success': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'basket.title', 'basket.toggle', 'basket.close', 'basket.empty', 'basket.compare', 'basket.removeItem', 'basket.removeGroup', 'basket.added', 'basket.loading', 'flash.dismiss', 'flash.success',
+] as const;
+export type BasketDrawerMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   language: string;
