@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { RASTER_TYPES } from './image-params.ts';
 import { getLogger } from '../lib/log/index.ts';
+import { writeAtomic } from '../lib/fs/atomic.ts';
 
 const log = getLogger('image-cache');
 
@@ -187,13 +188,9 @@ export class ImageCache {
     await this.init();
     const key = this.keyOf(url);
     const f = this.files(key);
-    await mkdir(dirname(f.body), { recursive: true });
-    const tmp = `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     const meta = JSON.stringify({ url, contentType, size: body.length, createdAt: new Date().toISOString() });
-    await writeFile(f.body + tmp, body);
-    await rename(f.body + tmp, f.body);
-    await writeFile(f.meta + tmp, meta);
-    await rename(f.meta + tmp, f.meta);
+    await writeAtomic(f.body, body);
+    await writeAtomic(f.meta, meta);
     const previous = this.index.get(key);
     if (previous !== undefined) { this.index.delete(key); this.bytes -= previous; }
     const bytes = body.length + Buffer.byteLength(meta);

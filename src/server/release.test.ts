@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAtomic } from './prerender/output.ts';
+import { writeAtomic } from '../lib/fs/atomic.ts';
 import { acquireLock, cleanStatic, linkTree, LockedError, newReleaseId, publishRelease, readPointer, releaseDir, tidyStatic } from './release.ts';
 
 let root: string;

@@ -14,9 +14,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, symlink, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
+import { replaceAtomic } from '../lib/fs/atomic.ts';
 import { getLogger } from '../lib/log/index.ts';
 
 const log = getLogger('static');
@@ -70,9 +71,7 @@ export function readPointer(staticRoot: string, name: typeof LIVE | typeof PREVI
 /** Points `live` or `previous` at a release in one atomic step: a new symlink beside it, renamed over it. */
 export async function setPointer(staticRoot: string, name: typeof LIVE | typeof PREVIOUS, id: string): Promise<void> {
   releaseDir(staticRoot, id);
-  const tmp = join(staticRoot, `${name}.${randomBytes(4).toString('hex')}.tmp`);
-  await symlink(`${RELEASES}/${id}`, tmp);
-  await rename(tmp, join(staticRoot, name));
+  await replaceAtomic(join(staticRoot, name), (tmp) => symlink(`${RELEASES}/${id}`, tmp));
 }
 
 /**
@@ -88,7 +87,7 @@ export async function publishRelease(staticRoot: string, id: string): Promise<vo
 /**
  * Copies a tree as hard links (like `rsync --link-dest`): folders are created, every file is
  * linked, nothing is read. Files of the copy must never be changed in place, only replaced
- * (temporary file + rename, see `writeAtomic`), or the original would change too.
+ * (temporary file + rename, see `lib/fs/atomic.ts`), or the original would change too.
  */
 export async function linkTree(from: string, to: string, opts: { skip?: (relPath: string) => boolean; concurrency?: number } = {}): Promise<{ files: number; dirs: number }> {
   const entries = await readdir(from, { recursive: true, withFileTypes: true });

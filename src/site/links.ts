@@ -1,6 +1,6 @@
 import type { Link } from './navigation-types.ts';
 import type { Locale, Site } from './types.ts';
-import { localizedPath } from './paths.ts';
+import { localizedPath, productPath, servicePath } from './paths.ts';
 import { isLocalHost, siteHost } from './resolve-site.ts';
 
 export type ResolvedLink =
@@ -77,9 +77,9 @@ export function resolveLink(link: Link | null | undefined, ctx: LinkContext): Re
   } else if (link.url) {
     resolved = fromTarget(link.url, newTab, ctx);
   } else if (link.productSlug) {
-    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}/products/${encodeURIComponent(link.productSlug)}`, newTab };
+    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}${productPath(link.productSlug)}`, newTab };
   } else if (link.serviceSlug) {
-    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}/services/${encodeURIComponent(link.serviceSlug)}`, newTab };
+    resolved = { kind: 'internal', href: `/${ctx.locale.urlCode}${servicePath(link.serviceSlug)}`, newTab };
   }
   if (resolved && resolved.kind !== 'action') resolved = { ...resolved, href: withParams(resolved.href, link.pageParameters) };
   return resolved;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { homePath, isTechnicalArea, localizedPath, pathParts } from './paths.ts';
+import {
+  COMPARISON_PATH, fileUrl, homePath, isTechnicalArea, localizedPath, MEDIA_RELEASES_PATH, mediaReleasePath, pathParts, productPath,
+  SEARCH_PATH, servicePath, STORIES_PATH, STORY_CONTACTS_PATH, storyContactPath, storyPath,
+} from './paths.ts';
 
 const main = { slug: '' };
 const portal = { slug: 'brand-portal' };
@@ -56,5 +59,29 @@ describe('isTechnicalArea', () => {
     expect(isTechnicalArea(['callback'])).toBe(true);
     expect(isTechnicalArea(['about-us', 'callback'])).toBe(false);
     expect(isTechnicalArea([])).toBe(false);
+  });
+});
+
+describe('route builders', () => {
+  it('give site-relative paths and encode the slug', () => {
+    expect(storyPath('carpatia-doubles-crimping-output')).toBe('/stories/carpatia-doubles-crimping-output');
+    expect(storyContactPath('jonas-baumann')).toBe('/stories/contacts/jonas-baumann');
+    expect(mediaReleasePath('a b')).toBe('/media-releases/a%20b');
+    expect(productPath('kappa-310')).toBe('/products/kappa-310');
+    expect(servicePath('a/b')).toBe('/services/a%2Fb');
+  });
+
+  it('name the fixed routes', () => {
+    expect([STORIES_PATH, STORY_CONTACTS_PATH, MEDIA_RELEASES_PATH, SEARCH_PATH, COMPARISON_PATH]).toEqual(['/stories', '/stories/contacts', '/media-releases', '/search', '/comparison']);
+    expect(localizedPath(portal, deCh, COMPARISON_PATH)).toBe('/de-ch/brand-portal/comparison');
+  });
+});
+
+describe('fileUrl', () => {
+  it('is root-relative and names the language unless it is English', () => {
+    expect(fileUrl('annual-report', 'en')).toBe('/file/annual-report');
+    expect(fileUrl('annual-report', '')).toBe('/file/annual-report');
+    expect(fileUrl('annual-report', 'de')).toBe('/file/annual-report?l=de');
+    expect(fileUrl('a b', 'pt-br')).toBe('/file/a%20b?l=pt-br');
   });
 });

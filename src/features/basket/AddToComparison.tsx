@@ -1,16 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { useHydrated } from '../technical-data/use-measurement.ts';
+import { COMPARISON_PATH } from '../../site/paths.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { hasSlug } from './basket.ts';
-import { fill } from './messages.ts';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 import { $basket, addToBasket, loadBasket, removeProductFromBasket } from './store.ts';
 import type { BasketSummary } from './view.ts';
 
-export interface AddToComparisonMessages {
-  'basket.add': string;
-  'basket.remove': string;
-  'basket.open': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'basket.add', 'basket.remove', 'basket.open',
+] as const;
+export type AddToComparisonMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   summary: BasketSummary;
@@ -43,7 +44,7 @@ export function AddToComparison({ summary, variantId, language, prefix, messages
         </svg>
         {inBasket ? m['basket.remove'] : m['basket.add']}
       </button>
-      {inBasket && <a className="add-to-comparison__link" href={`${prefix}/comparison`}>{fill(m['basket.open'], { count })}</a>}
+      {inBasket && <a className="add-to-comparison__link" href={`${prefix}${COMPARISON_PATH}`}>{fill(m['basket.open'], { count })}</a>}
     </div>
   );
 }

@@ -3,27 +3,20 @@ import { useEffect, useRef } from 'react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { IMAGE_PRESETS } from '../../components/ui/image-presets.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
+import { COMPARISON_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { initMeasurement } from '../technical-data/measurement.ts';
-import { useHydrated } from '../technical-data/use-measurement.ts';
-import { fill } from './messages.ts';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 import {
   $basketView, $lastAdded, dismissNotice, loadBasket, removeClassificationFromBasket, removeFromBasket,
 } from './store.ts';
 
-export interface BasketDrawerMessages {
-  'basket.title': string;
-  'basket.toggle': string;
-  'basket.close': string;
-  'basket.empty': string;
-  'basket.compare': string;
-  'basket.removeItem': string;
-  'basket.removeGroup': string;
-  'basket.added': string;
-  'basket.loading': string;
-  'flash.dismiss': string;
-  'flash.success': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'basket.title', 'basket.toggle', 'basket.close', 'basket.empty', 'basket.compare', 'basket.removeItem', 'basket.removeGroup', 'basket.added', 'basket.loading', 'flash.dismiss', 'flash.success',
+] as const;
+export type BasketDrawerMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   language: string;
@@ -97,7 +90,7 @@ export function BasketDrawer({ language, prefix, rendered, onComparisonPage = fa
             ))}
           </div>
         )}
-        {count > 0 && <a className="btn basket-drawer__compare" href={`${prefix}/comparison`}>{m['basket.compare']}</a>}
+        {count > 0 && <a className="btn basket-drawer__compare" href={`${prefix}${COMPARISON_PATH}`}>{m['basket.compare']}</a>}
       </dialog>
       {hydrated && lastAdded && (
         <div className="basket-notice">

@@ -1,3 +1,4 @@
+import { productPath } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { variantName } from '../technical-data/specifications.ts';
 import type { Basket } from './basket.ts';
@@ -49,7 +50,7 @@ export function basketView(basket: Basket, summaries: Record<string, BasketSumma
         name: s?.name ?? null,
         variantName: variant ? variantName(variant, system) : null,
         imageUrl: s?.imageUrl ?? null,
-        url: s ? `${prefix}${s.route}` : `${prefix}/products/${p.slug}`,
+        url: s ? `${prefix}${s.route}` : `${prefix}${productPath(p.slug)}`,
         loading: !s,
       };
     });

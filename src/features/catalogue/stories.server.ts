@@ -1,8 +1,8 @@
+import { storyPath } from '../../site/paths.ts';
 import { relatedStories } from '../../lib/content/cached.ts';
 import type { ContentContext, StoryListItem } from '../../lib/content/index.ts';
 import type { DataSource } from '../../lib/cache/data-cache.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { storyPath } from '../editorial/paths.ts';
 import type { RelatedStory } from './model.ts';
 
 const log = getLogger('catalogue');

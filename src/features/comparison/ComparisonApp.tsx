@@ -1,27 +1,25 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
+import { PRODUCTS_PATH } from '../../site/paths.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { basketSlugs, newKey } from '../basket/basket.ts';
 import { $basket, loadBasket, replaceBasket } from '../basket/store.ts';
-import { MeasurementSwitch, type MeasurementSwitchMessages } from '../technical-data/MeasurementSwitch.tsx';
-import { useHydrated, useMeasurement } from '../technical-data/use-measurement.ts';
-import { ComparisonGroup, type ComparisonGroupMessages } from './ComparisonGroup.tsx';
+import type { IslandMessages } from '../../i18n/island.ts';
+import { MeasurementSwitch, MESSAGE_KEYS as SWITCH_MESSAGE_KEYS } from '../technical-data/MeasurementSwitch.tsx';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
+import { useMeasurement } from '../technical-data/use-measurement.ts';
+import { ComparisonGroup, MESSAGE_KEYS as GROUP_MESSAGE_KEYS } from './ComparisonGroup.tsx';
 import { decodeShare, SHARE_PARAM, shareUrl } from './share.ts';
 import type { ComparisonApiProduct } from './model.ts';
 import { browserLogger } from '../platform/log.ts';
 
 const log = browserLogger('comparison');
 
-export interface ComparisonMessages extends ComparisonGroupMessages, MeasurementSwitchMessages {
-  'comparison.loading': string;
-  'comparison.empty': string;
-  'comparison.browse': string;
-  'comparison.shareLabel': string;
-  'comparison.copy': string;
-  'comparison.copied': string;
-  'comparison.copyFailed': string;
-  'comparison.error': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  ...GROUP_MESSAGE_KEYS, ...SWITCH_MESSAGE_KEYS, 'comparison.loading', 'comparison.empty', 'comparison.browse', 'comparison.shareLabel', 'comparison.copy', 'comparison.copied', 'comparison.copyFailed', 'comparison.error',
+] as const;
+export type ComparisonMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   language: string;
@@ -117,7 +115,7 @@ export function ComparisonApp({ language, prefix, rendered, messages: m }: Props
       {basket.length === 0 ? (
         <div className="comparison__empty">
           <p>{m['comparison.empty']}</p>
-          <a className="btn" href={`${prefix}/products`}>{m['comparison.browse']}</a>
+          <a className="btn" href={`${prefix}${PRODUCTS_PATH}`}>{m['comparison.browse']}</a>
         </div>
       ) : basket.map((g) => (
         <ComparisonGroup

@@ -1,6 +1,6 @@
 import type { MeasurementSystem } from '../../site/types.ts';
 import type { BasketGroup } from '../basket/basket.ts';
-import { fill } from '../basket/messages.ts';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 import { changeBasketVariant, removeClassificationFromBasket, removeFromBasket } from '../basket/store.ts';
 import { variantName } from '../technical-data/specifications.ts';
 import { Icon } from '../../components/ui/Icon.tsx';
@@ -9,21 +9,11 @@ import { comparisonCsv, csvFileName } from './csv.ts';
 import { comparisonRows, visibleRows, type ComparisonRow } from './rows.ts';
 import type { ComparisonApiProduct } from './model.ts';
 
-export interface ComparisonGroupMessages {
-  'comparison.specification': string;
-  'comparison.hideIdentical': string;
-  'comparison.downloadCsv': string;
-  'comparison.variant': string;
-  'comparison.variantOf': string;
-  'comparison.remove': string;
-  'comparison.removeGroup': string;
-  'comparison.notApplicable': string;
-  'comparison.different': string;
-  'comparison.loadingProduct': string;
-  'comparison.unavailable': string;
-  'comparison.noDifferences': string;
-  'comparison.tableLabel': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'comparison.specification', 'comparison.hideIdentical', 'comparison.downloadCsv', 'comparison.variant', 'comparison.variantOf', 'comparison.remove', 'comparison.removeGroup', 'comparison.notApplicable', 'comparison.different', 'comparison.loadingProduct', 'comparison.unavailable', 'comparison.noDifferences', 'comparison.tableLabel',
+] as const;
+export type ComparisonGroupMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 /** A product column: its basket entry and its details once they have arrived (null: not in the catalogue). */
 export interface ComparisonColumn {

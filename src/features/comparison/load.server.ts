@@ -1,11 +1,10 @@
+import { COMPARISON_PATH } from '../../site/paths.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadChrome } from '../platform/chrome.server.ts';
 import type { LoadContext } from '../platform/context.ts';
 import type { RouteSource } from '../platform/route-source.ts';
 import { siteLanguages } from '../../site/locale.ts';
 import type { ComparisonPageModel } from './model.ts';
-
-export const COMPARISON_PATH = '/comparison';
 
 /** The comparison page shell: the chrome only (the island asks the comparison API). */
 export async function loadComparisonPage(lc: LoadContext, req: RequestContext): Promise<ComparisonPageModel> {

@@ -1,3 +1,4 @@
+import { COMPARISON_PATH } from '../../site/paths.ts';
 import { MAX_BASKET_PRODUCTS, type Basket } from '../basket/basket.ts';
 
 /** Query parameter of a shared comparison: `?basket=cut-strip:kappa-310@10001-01,kappa-320;crimping:alpha-550`. */
@@ -47,7 +48,7 @@ export function decodeShare(value: string | null | undefined, makeKey: () => str
 
 /** The shareable address of a comparison: `{origin}{prefix}/comparison?basket=…`. */
 export function shareUrl(origin: string, prefix: string, basket: Basket): string {
-  const url = new URL(`${prefix}/comparison`, origin);
+  const url = new URL(`${prefix}${COMPARISON_PATH}`, origin);
   const value = encodeShare(basket);
   if (value) url.searchParams.set(SHARE_PARAM, value);
   return url.toString();

@@ -1,10 +1,10 @@
+import { MEDIA_RELEASES_PATH, mediaReleasePath, STORIES_PATH, STORY_CONTACTS_PATH, storyContactPath, storyPath } from '../../site/paths.ts';
 import { allMediaReleases, allStories, storyContacts } from '../../lib/content/cached.ts';
 import { siteLanguages } from '../../site/locale.ts';
 import { modulesText } from '../content-page/search-text.ts';
 import type { RouteSource, SourcedRoute } from '../platform/route-source.ts';
 import { loadMediaReleaseDetail, loadMediaReleaseList, loadStoryContact, loadStoryContacts, loadStoryDetail, loadStoryOverview } from './load.server.ts';
 import { editorialOffered } from './model.ts';
-import { MEDIA_RELEASES_PATH, mediaReleasePath, STORIES_PATH, STORY_CONTACTS_PATH, storyContactPath, storyPath } from './paths.ts';
 
 const FIRST_PAGE = new URLSearchParams();
 const EPOCH = new Date(0).toISOString();

@@ -7,8 +7,16 @@ import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { NEWS_FEED_OPEN_EVENT } from '../platform/actions.ts';
 import { $feed, loadFirstPage, loadMore, setOpen, startNewsFeed } from './store.ts';
-import type { NewsFeedEntry, NewsFeedStrings } from './types.ts';
-import { useMounted } from './use-mounted.ts';
+import type { IslandMessages } from '../../i18n/island.ts';
+import type { NewsFeedEntry } from './types.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
+
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'newsFeed.loading', 'newsFeed.loadMore', 'newsFeed.loadingMore', 'newsFeed.empty', 'newsFeed.error', 'newsFeed.retry',
+  'footer.opensInNewTab', 'flash.error', 'flash.dismiss',
+] as const;
+type NewsFeedMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   locale: string;
@@ -16,13 +24,13 @@ interface Props {
   dateLocale: string;
   /** Id of the <dialog> this list lives in. */
   dialogId: string;
-  strings: NewsFeedStrings;
+  messages: NewsFeedMessages;
 }
 
 /** The news feed inside the panel dialog: first page, "load more" through the cursor, states. */
-export function NewsFeedList({ locale, dateLocale, dialogId, strings }: Props) {
+export function NewsFeedList({ locale, dateLocale, dialogId, messages: m }: Props) {
   const stored = useStore($feed);
-  const feed = useMounted() ? stored : { ...stored, status: 'idle' as const };
+  const feed = useHydrated() ? stored : { ...stored, status: 'idle' as const };
   const itemRefs = useRef<(HTMLLIElement | null)[]>([]);
   const dates = longDateFormat(dateLocale);
 
@@ -49,32 +57,32 @@ export function NewsFeedList({ locale, dateLocale, dialogId, strings }: Props) {
   };
 
   if (feed.status === 'idle' || feed.status === 'pending') {
-    return <p className="news-feed__status" role="status"><Spinner /> {strings.loading}</p>;
+    return <p className="news-feed__status" role="status"><Spinner /> {m['newsFeed.loading']}</p>;
   }
   if (feed.status === 'error') {
     return (
       <div className="news-feed__error">
-        <FlashMessage type="error" static message={strings.error} typeLabel={strings.errorType} dismissLabel={strings.dismiss} />
-        <button type="button" className="btn btn--secondary" onClick={() => void loadFirstPage()}>{strings.retry}</button>
+        <FlashMessage type="error" static message={m['newsFeed.error']} typeLabel={m['flash.error']} dismissLabel={m['flash.dismiss']} />
+        <button type="button" className="btn btn--secondary" onClick={() => void loadFirstPage()}>{m['newsFeed.retry']}</button>
       </div>
     );
   }
-  if (feed.items.length === 0) return <p className="news-feed__status">{strings.empty}</p>;
+  if (feed.items.length === 0) return <p className="news-feed__status">{m['newsFeed.empty']}</p>;
 
   return (
     <>
       <ol className="news-feed__list">
         {feed.items.map((item, i) => (
           <li key={item.id} className="news-item" tabIndex={-1} ref={(el) => { itemRefs.current[i] = el; }} aria-labelledby={`news-item-${item.id}`}>
-            <NewsItem item={item} date={dates.format(new Date(item.publicationDate))} strings={strings} />
+            <NewsItem item={item} date={dates.format(new Date(item.publicationDate))} m={m} />
           </li>
         ))}
       </ol>
-      {feed.moreFailed && <p className="news-feed__more-error" role="alert">{strings.error}</p>}
+      {feed.moreFailed && <p className="news-feed__more-error" role="alert">{m['newsFeed.error']}</p>}
       {feed.hasNextPage && (
         <div className="news-feed__more">
-          <LoadingButton variant="secondary" loading={feed.loadingMore} loadingLabel={strings.loadingMore} onClick={() => void onLoadMore()}>
-            {feed.moreFailed ? strings.retry : strings.loadMore}
+          <LoadingButton variant="secondary" loading={feed.loadingMore} loadingLabel={m['newsFeed.loadingMore']} onClick={() => void onLoadMore()}>
+            {feed.moreFailed ? m['newsFeed.retry'] : m['newsFeed.loadMore']}
           </LoadingButton>
         </div>
       )}
@@ -82,7 +90,7 @@ export function NewsFeedList({ locale, dateLocale, dialogId, strings }: Props) {
   );
 }
 
-function NewsItem({ item, date, strings }: { item: NewsFeedEntry; date: string; strings: NewsFeedStrings }) {
+function NewsItem({ item, date, m }: { item: NewsFeedEntry; date: string; m: NewsFeedMessages }) {
   return (
     <article className="news-item__body">
       {item.image && <img className="news-item__image" src={item.image.url} alt={item.image.alt} width={120} height={68} loading="lazy" />}
@@ -99,7 +107,7 @@ function NewsItem({ item, date, strings }: { item: NewsFeedEntry; date: string; 
           >
             {item.link.text}
             <Icon name={item.link.external ? 'external' : 'chevronRight'} size={16} />
-            {item.link.newTab && <span className="visually-hidden"> {strings.opensInNewTab}</span>}
+            {item.link.newTab && <span className="visually-hidden"> {m['footer.opensInNewTab']}</span>}
           </a>
         )}
       </div>

@@ -17,17 +17,3 @@ export interface NewsFeedResponse {
   hasNextPage: boolean;
   endCursor: string | null;
 }
-
-/** UI text of the news feed islands (given as props, translated on the server). */
-export interface NewsFeedStrings {
-  unread: string;
-  loading: string;
-  loadMore: string;
-  loadingMore: string;
-  empty: string;
-  error: string;
-  retry: string;
-  opensInNewTab: string;
-  errorType: string;
-  dismiss: string;
-}

@@ -2,6 +2,7 @@ import { initActions } from './actions.ts';
 import { loadThirdPartyScripts } from './third-party.ts';
 import { watchReleases } from './release-watch.ts';
 import { reloadOnChunkError } from './chunk-reload.ts';
+import { readCookie, writeCookie } from './cookies.ts';
 
 const TEN_YEARS = 60 * 60 * 24 * 365 * 10;
 
@@ -9,16 +10,6 @@ declare global {
   interface Window {
     dataLayer: Record<string, unknown>[];
   }
-}
-
-function setCookie(name: string, value: string, maxAge: number): void {
-  const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${maxAge}; Path=/; SameSite=Lax${secure}`;
-}
-
-export function readCookie(name: string): string | undefined {
-  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
-  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
 }
 
 /**
@@ -29,9 +20,9 @@ export function readCookie(name: string): string | undefined {
 export function boot(): void {
   const body = document.body;
   const locale = body.dataset.locale;
-  if (locale && body.dataset.technical !== 'true') setCookie('locale', locale, TEN_YEARS);
+  if (locale && body.dataset.technical !== 'true') writeCookie('locale', locale, TEN_YEARS);
   const params = new URLSearchParams(location.search);
-  if (params.get('testing') === 'true') setCookie('testing', 'true', TEN_YEARS);
+  if (params.get('testing') === 'true') writeCookie('testing', 'true', TEN_YEARS);
   const testing = params.get('testing') === 'true' || readCookie('testing') === 'true';
 
   initActions();

@@ -3,24 +3,19 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { callSearch } from './client.ts';
 import { MIN_SUGGEST_CHARS, type SearchRecord } from '../../lib/search/types.ts';
 import { Icon } from '../../components/ui/Icon.tsx';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 
 export const SUGGEST_DEBOUNCE_MS = 200;
 
-export interface SearchBoxLabels {
-  label: string;
-  placeholder: string;
-  submit: string;
-  suggestions: string;
-  /** '{{count}} suggestions' with the count filled in by the island. */
-  suggestionCount: string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = ['search.label', 'search.placeholder', 'search.submit', 'search.suggestions', 'search.suggestionCount'] as const;
 
 interface Props {
   localeCode: string;
   siteSlug: string;
   /** The results page: `/de/search`. */
   action: string;
-  labels: SearchBoxLabels;
+  messages: IslandMessages<typeof MESSAGE_KEYS>;
 }
 
 /**
@@ -28,7 +23,7 @@ interface Props {
  * with type-ahead suggestions from the second character (debounced). Arrow keys move through
  * the suggestions, Enter opens the chosen one, Escape closes the list.
  */
-export default function SearchBox({ localeCode, siteSlug, action, labels }: Props) {
+export default function SearchBox({ localeCode, siteSlug, action, messages: m }: Props) {
   const id = useId();
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<SearchRecord[]>([]);
@@ -86,14 +81,14 @@ export default function SearchBox({ localeCode, siteSlug, action, labels }: Prop
 
   const listId = `${id}-list`;
   return (
-    <form className="search-box" role="search" action={action} method="get" aria-label={labels.label}>
-      <label htmlFor={`${id}-input`} className="visually-hidden">{labels.label}</label>
+    <form className="search-box" role="search" action={action} method="get" aria-label={m['search.label']}>
+      <label htmlFor={`${id}-input`} className="visually-hidden">{m['search.label']}</label>
       <input
         id={`${id}-input`}
         name="q"
         type="search"
         autoComplete="off"
-        placeholder={labels.placeholder}
+        placeholder={m['search.placeholder']}
         ref={input}
         defaultValue=""
         onChange={(e) => setQuery(e.target.value)}
@@ -105,8 +100,8 @@ export default function SearchBox({ localeCode, siteSlug, action, labels }: Prop
         aria-autocomplete="list"
         aria-activedescendant={open && active >= 0 ? `${id}-opt-${active}` : undefined}
       />
-      <button type="submit" className="search-box__submit" aria-label={labels.submit}><Icon name="search" size={16} /></button>
-      <ul id={listId} role="listbox" aria-label={labels.suggestions} className="search-box__list" hidden={!open}>
+      <button type="submit" className="search-box__submit" aria-label={m['search.submit']}><Icon name="search" size={16} /></button>
+      <ul id={listId} role="listbox" aria-label={m['search.suggestions']} className="search-box__list" hidden={!open}>
         {items.map((item, i) => (
           <li
             key={item.url}
@@ -120,7 +115,7 @@ export default function SearchBox({ localeCode, siteSlug, action, labels }: Prop
           </li>
         ))}
       </ul>
-      <span className="visually-hidden" role="status">{open ? labels.suggestionCount.replace('{{count}}', String(items.length)) : ''}</span>
+      <span className="visually-hidden" role="status">{open ? fill(m['search.suggestionCount'], { count: items.length }) : ''}</span>
     </form>
   );
 }

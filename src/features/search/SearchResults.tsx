@@ -4,31 +4,18 @@ import { parseMarked } from './marked.ts';
 import { PAGE_SIZE, type SearchResult } from '../../lib/search/types.ts';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
+import { fill, type IslandMessages } from '../../i18n/island.ts';
 
-export interface SearchResultsLabels {
-  prompt: string;
-  loading: string;
-  /** With {{query}}. */
-  resultsFor: string;
-  /** With {{count}}. */
-  count: string;
-  /** With {{query}}. */
-  empty: string;
-  error: string;
-  errorType: string;
-  dismiss: string;
-  retry: string;
-  pagination: string;
-  previous: string;
-  next: string;
-  /** With {{page}} and {{pages}}. */
-  pageOf: string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'search.prompt', 'search.loading', 'search.resultsFor', 'search.count', 'search.empty', 'search.error', 'flash.error', 'flash.dismiss',
+  'search.retry', 'search.pagination', 'search.previous', 'search.next', 'search.pageOf',
+] as const;
 
 interface Props {
   localeCode: string;
   siteSlug: string;
-  labels: SearchResultsLabels;
+  messages: IslandMessages<typeof MESSAGE_KEYS>;
 }
 
 type State =
@@ -36,9 +23,6 @@ type State =
   | { kind: 'pending' }
   | { kind: 'success'; result: SearchResult }
   | { kind: 'error'; message: string };
-
-const fill = (template: string, values: Record<string, string | number>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ''));
 
 /** Reads `q` and `page` from the address; paging keeps them there, so results can be shared and reloaded. */
 function readUrl(): { q: string; page: number } {
@@ -48,7 +32,7 @@ function readUrl(): { q: string; page: number } {
 }
 
 /** The results page: idle (no query), pending, success (with paging) or a clear error state. */
-export default function SearchResults({ localeCode, siteSlug, labels }: Props) {
+export default function SearchResults({ localeCode, siteSlug, messages: m }: Props) {
   const [{ q, page }, setParams] = useState(() => (typeof location === 'undefined' ? { q: '', page: 1 } : readUrl()));
   const [state, setState] = useState<State>({ kind: 'idle' });
 
@@ -84,22 +68,22 @@ export default function SearchResults({ localeCode, siteSlug, labels }: Props) {
     document.getElementById('search-results-heading')?.focus();
   };
 
-  if (state.kind === 'idle') return <p className="search-results__prompt">{labels.prompt}</p>;
+  if (state.kind === 'idle') return <p className="search-results__prompt">{m['search.prompt']}</p>;
   const pages = state.kind === 'success' ? Math.max(1, Math.ceil(state.result.total / PAGE_SIZE)) : 1;
   return (
     <section className="search-results" aria-busy={state.kind === 'pending'}>
-      <h2 id="search-results-heading" tabIndex={-1}>{fill(labels.resultsFor, { query: q })}</h2>
-      {state.kind === 'pending' && <p className="search-results__status" role="status"><Spinner /> {labels.loading}</p>}
+      <h2 id="search-results-heading" tabIndex={-1}>{fill(m['search.resultsFor'], { query: q })}</h2>
+      {state.kind === 'pending' && <p className="search-results__status" role="status"><Spinner /> {m['search.loading']}</p>}
       {state.kind === 'error' && (
         <div className="search-results__error">
-          <FlashMessage type="error" static message={labels.error} typeLabel={labels.errorType} dismissLabel={labels.dismiss} />
-          <button type="button" className="btn btn--secondary" onClick={() => run()}>{labels.retry}</button>
+          <FlashMessage type="error" static message={m['search.error']} typeLabel={m['flash.error']} dismissLabel={m['flash.dismiss']} />
+          <button type="button" className="btn btn--secondary" onClick={() => run()}>{m['search.retry']}</button>
         </div>
       )}
-      {state.kind === 'success' && state.result.total === 0 && <p className="search-results__empty" role="status">{fill(labels.empty, { query: q })}</p>}
+      {state.kind === 'success' && state.result.total === 0 && <p className="search-results__empty" role="status">{fill(m['search.empty'], { query: q })}</p>}
       {state.kind === 'success' && state.result.total > 0 && (
         <>
-          <p className="search-results__count" role="status">{fill(labels.count, { count: state.result.total })}</p>
+          <p className="search-results__count" role="status">{fill(m['search.count'], { count: state.result.total })}</p>
           <ol className="search-results__list" start={(page - 1) * PAGE_SIZE + 1}>
             {state.result.records.map((r) => (
               <li key={r.url} className="search-result">
@@ -112,10 +96,10 @@ export default function SearchResults({ localeCode, siteSlug, labels }: Props) {
             ))}
           </ol>
           {pages > 1 && (
-            <nav className="search-results__pages" aria-label={labels.pagination}>
-              <button type="button" className="btn btn--secondary" disabled={page <= 1} onClick={() => go(page - 1)}>{labels.previous}</button>
-              <span>{fill(labels.pageOf, { page, pages })}</span>
-              <button type="button" className="btn btn--secondary" disabled={page >= pages} onClick={() => go(page + 1)}>{labels.next}</button>
+            <nav className="search-results__pages" aria-label={m['search.pagination']}>
+              <button type="button" className="btn btn--secondary" disabled={page <= 1} onClick={() => go(page - 1)}>{m['search.previous']}</button>
+              <span>{fill(m['search.pageOf'], { page, pages })}</span>
+              <button type="button" className="btn btn--secondary" disabled={page >= pages} onClick={() => go(page + 1)}>{m['search.next']}</button>
             </nav>
           )}
         </>

@@ -1,10 +1,9 @@
+import { SEARCH_PATH } from '../../site/paths.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadChrome } from '../platform/chrome.server.ts';
 import type { LoadContext } from '../platform/context.ts';
 import type { RouteSource } from '../platform/route-source.ts';
 import type { SearchPageModel } from './model.ts';
-
-export const SEARCH_PATH = '/search';
 
 /** The search page shell: the chrome only (the results come from the search API). */
 export async function loadSearchPage(lc: LoadContext, req: RequestContext): Promise<SearchPageModel> {

@@ -1,11 +1,12 @@
 import type { MeasurementSystem } from '../../site/types.ts';
+import type { IslandMessages } from '../../i18n/island.ts';
 import { setMeasurement } from './measurement.ts';
 
-export interface MeasurementSwitchMessages {
-  'technicalData.system': string;
-  'technicalData.metric': string;
-  'technicalData.imperial': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  'technicalData.system', 'technicalData.metric', 'technicalData.imperial',
+] as const;
+export type MeasurementSwitchMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 /** Metric / imperial as a radio group; the choice is saved and applies on every page. */
 export function MeasurementSwitch({ value, messages: m, name, disabled = false }: { value: MeasurementSystem; messages: MeasurementSwitchMessages; name: string; disabled?: boolean }) {

@@ -1,16 +1,16 @@
 import type { MeasurementSystem } from '../../site/types.ts';
 import type { Specification, Variant } from '../../lib/catalogue/types.ts';
-import { MeasurementSwitch, type MeasurementSwitchMessages } from './MeasurementSwitch.tsx';
+import type { IslandMessages } from '../../i18n/island.ts';
+import { MeasurementSwitch, MESSAGE_KEYS as SWITCH_MESSAGE_KEYS } from './MeasurementSwitch.tsx';
 import { specificationsFor, variantName } from './specifications.ts';
-import { useHydrated, useMeasurement } from './use-measurement.ts';
+import { useHydrated } from '../../components/ui/use-hydrated.ts';
+import { useMeasurement } from './use-measurement.ts';
 
-export interface TechnicalDataMessages extends MeasurementSwitchMessages {
-  'technicalData.title': string;
-  'technicalData.specification': string;
-  'technicalData.value': string;
-  'technicalData.variants': string;
-  'technicalData.none': string;
-}
+/** The locale keys this island shows (see i18n/island.ts). */
+export const MESSAGE_KEYS = [
+  ...SWITCH_MESSAGE_KEYS, 'technicalData.title', 'technicalData.specification', 'technicalData.value', 'technicalData.variants', 'technicalData.none',
+] as const;
+export type TechnicalDataMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
 interface Props {
   specifications: Specification[];

@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import type { MeasurementSystem } from '../../site/types.ts';
+import { readCookie, writeCookie } from '../platform/cookies.ts';
 
 /** Where the choice lives: a cookie the server reads (middleware) and localStorage. */
 export const MEASUREMENT_COOKIE = 'measurement';
@@ -14,11 +15,6 @@ export function parseMeasurement(value: string | null | undefined): MeasurementS
 /** The visitor's measurement system; starts as what the server rendered, then the saved choice. */
 export const $measurement = atom<MeasurementSystem>('Metric');
 
-function readCookie(name: string): string | undefined {
-  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
-  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
-}
-
 function readStorage(): string | null {
   try {
     return localStorage.getItem(MEASUREMENT_STORAGE_KEY);
@@ -28,8 +24,7 @@ function readStorage(): string | null {
 }
 
 function writeChoice(system: MeasurementSystem): void {
-  const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${MEASUREMENT_COOKIE}=${system}; Max-Age=${ONE_YEAR}; Path=/; SameSite=Lax${secure}`;
+  writeCookie(MEASUREMENT_COOKIE, system, ONE_YEAR);
   try {
     localStorage.setItem(MEASUREMENT_STORAGE_KEY, system);
   } catch {

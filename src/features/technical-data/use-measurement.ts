@@ -14,10 +14,3 @@ export function useMeasurement(rendered: MeasurementSystem): MeasurementSystem {
   }, [rendered]);
   return system;
 }
-
-/** False while React hydrates the server HTML, true after: controls stay disabled until they work. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}

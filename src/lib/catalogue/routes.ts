@@ -1,7 +1,8 @@
+import { PRODUCTS_PATH, SERVICES_PATH } from '../../site/paths.ts';
 import type { ClassificationType, LineageEntry } from './types.ts';
 
 /** Where each catalogue lives below the locale (spec 2.1): /products and /services. */
-export const CATALOGUE_BASE: Record<ClassificationType, string> = { product: '/products', service: '/services' };
+export const CATALOGUE_BASE: Record<ClassificationType, string> = { product: PRODUCTS_PATH, service: SERVICES_PATH };
 /** Slugs of the roots the catalogue bases are named after. */
 export const BASE_ROOT_SLUG: Record<ClassificationType, string> = { product: 'products', service: 'services' };
 

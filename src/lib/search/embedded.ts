@@ -14,9 +14,10 @@
  *  - suggest (from 2 characters): the last word as a prefix, the others whole (AND), over titles;
  *    when nothing matches, again with typo tolerance. At most PAGE_SIZE records.
  */
-import { access, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { writeAtomic } from '../fs/atomic.ts';
 import MiniSearch, { type AsPlainObject, type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
 import { analyzerFor, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
@@ -117,13 +118,6 @@ export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, string
     out.set(key, buildIndex(first.site, first.language, group));
   }
   return out;
-}
-
-async function writeAtomic(file: string, data: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
 }
 
 async function listJson(dir: string): Promise<string[]> {

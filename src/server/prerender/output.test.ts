@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeRoute, robotsTxt, routeDir, sitemapXml, writeAtomic } from './output.ts';
+import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 
 let root: string;
 
@@ -13,30 +13,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
-});
-
-describe('writeAtomic', () => {
-  it('creates the folders and writes the file', async () => {
-    const file = join(root, 'localhost/en/about-us/index.html');
-    await writeAtomic(file, '<h1>About</h1>');
-    expect(await readFile(file, 'utf8')).toBe('<h1>About</h1>');
-  });
-
-  it('replaces an existing file and leaves no temporary file behind', async () => {
-    const file = join(root, 'localhost/builds/latest.json');
-    await writeAtomic(file, '{"id":"b1"}');
-    await writeAtomic(file, Buffer.from('{"id":"b2"}'));
-    expect(await readFile(file, 'utf8')).toBe('{"id":"b2"}');
-    expect(await readdir(join(root, 'localhost/builds'))).toEqual(['latest.json']);
-  });
-
-  it('keeps the last of several concurrent writes whole', async () => {
-    const file = join(root, 'localhost/sitemap.xml');
-    const bodies = Array.from({ length: 20 }, (_, i) => `body-${i}-${'x'.repeat(10_000)}`);
-    await Promise.all(bodies.map((b) => writeAtomic(file, b)));
-    expect(bodies).toContain(await readFile(file, 'utf8'));
-    expect(await readdir(join(root, 'localhost'))).toEqual(['sitemap.xml']);
-  });
 });
 
 describe('routeDir', () => {

@@ -1,21 +1,5 @@
-import { mkdir, rename, rm, writeFile, readdir, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
-
-const madeDirs = new Set<string>();
-let tmpCounter = 0;
-
-/** Writes a file atomically: a temporary file in the same folder, then a rename over the old one. */
-export async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  const dir = dirname(file);
-  if (!madeDirs.has(dir)) {
-    await mkdir(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
-  const tmp = `${file}.${process.pid}-${threadId}-${tmpCounter++}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
-}
 
 /** The folder of a route inside its host tree: `/en/about-us` → `<hostDir>/en/about-us`. */
 export function routeDir(hostDir: string, route: string): string {
@@ -26,7 +10,6 @@ export function routeDir(hostDir: string, route: string): string {
 /** Removes a route's files and the folders it leaves empty (up to the host folder). */
 export async function removeRoute(hostDir: string, route: string): Promise<void> {
   const dir = routeDir(hostDir, route);
-  madeDirs.clear();
   await rm(join(dir, 'index.html'), { force: true });
   await rm(join(dir, '_payload.json'), { force: true });
   let cur = dir;

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { withCspMeta } from '../headers.ts';
-import { routeDir, writeAtomic } from './output.ts';
+import { writeAtomic } from '../../lib/fs/atomic.ts';
+import { routeDir } from './output.ts';
 
 /** One route to render: where its files go and what it is rendered from. */
 export interface RenderJob {

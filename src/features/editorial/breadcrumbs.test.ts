@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { editorialBreadcrumbs, mediaReleasePath, storyContactPath, storyPath } from './paths.ts';
+import { editorialBreadcrumbs } from './breadcrumbs.ts';
 
 const main = { slug: '' };
 const deCh = { urlCode: 'de-ch' };
-
-describe('editorial paths', () => {
-  it('are site-relative and encode the slug', () => {
-    expect(storyPath('carpatia-doubles-crimping-output')).toBe('/stories/carpatia-doubles-crimping-output');
-    expect(storyContactPath('jonas-baumann')).toBe('/stories/contacts/jonas-baumann');
-    expect(mediaReleasePath('a b')).toBe('/media-releases/a%20b');
-  });
-});
 
 describe('editorialBreadcrumbs', () => {
   it('starts at home and leaves the last item unlinked', () => {
