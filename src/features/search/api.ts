@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { parseSearchRequest, parseSuggestRequest, searchSiteKey, SearchError, type SearchResult } from '../../lib/search/index.ts';
 import { resolveSite } from '../../site/resolve-site.ts';
 import { getLogger } from '../../lib/log/index.ts';
+import { searchBackend } from './backend.ts';
 
 const log = getLogger('search');
 
@@ -25,8 +26,7 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
   }
   try {
     const query = kind === 'search' ? parseSearchRequest(body) : parseSuggestRequest(body);
-    const backend = locals.search;
-    if (!backend) throw new SearchError('not-ready', 'Search is not available right now');
+    const backend = await searchBackend(locals);
     // Sites on their own host and the main site all have an empty slug: the host decides.
     const system = locals.system;
     const site = system ? resolveSite(system.sites, url.host, query.siteSlug || undefined).site : null;
