@@ -23,7 +23,7 @@ function sourcesBelow(dir: string): string[] {
 }
 
 /** The import specifiers of a source file that reach into emulators/. */
-export function emulatorImports(file: string, text: string): string[] {
+function emulatorImports(file: string, text: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((m) => m[1]!).filter((spec) =>
     spec.startsWith('.') ? relative(root, join(file, '..', spec)).split(/[\\/]/)[0] === 'emulators' : /(^|\/)emulators\//.test(spec));
 }

@@ -31,7 +31,7 @@ function documentsOf(mod: Record<string, unknown>): [string, DocumentNode | stri
 }
 
 /** The messages of `validate()` for one document (a parse error is one message). */
-export function problemsOf(schema: GraphQLSchema, doc: DocumentNode | string): string[] {
+function problemsOf(schema: GraphQLSchema, doc: DocumentNode | string): string[] {
   let ast: DocumentNode;
   try {
     ast = typeof doc === 'string' ? parse(doc) : doc;
