@@ -3,16 +3,11 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfNeeded, distDir } from './build-if-needed.ts';
-import { startEmulators } from '../emulators/start.ts';
-import { contentConfig, EnvError, parseServerEnv } from '../src/server/env.ts';
+import { LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators } from './local.ts';
+import { EnvError, parseServerEnv } from '../src/server/env.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, servingPreviousMessage } from '../src/server/startup.ts';
-import { getSystemData } from '../src/lib/content/index.ts';
-import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
-import { localizedPath } from '../src/site/paths.ts';
-import { siteHost } from '../src/site/resolve-site.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
 
 /** A reason not to start that needs no stack trace. */
 class StartError extends Error {}
@@ -20,14 +15,7 @@ class StartError extends Error {}
 async function main() {
   // Readable log lines for a developer; the production server (npm run serve) writes JSON lines.
   process.env.LOG_FORMAT ??= 'pretty';
-  const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
-  let emulators: Awaited<ReturnType<typeof startEmulators>> | null = null;
-  if (!process.env.CONTENT_ENDPOINT) {
-    emulators = await startEmulators({ ports, watch: true, quiet: !!process.env.CI });
-    process.env.CONTENT_ENDPOINT = emulators.contentEndpoint;
-    process.env.CATALOGUE_ENDPOINT ??= emulators.catalogueEndpoint;
-    console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}`);
-  }
+  const emulators = await startLocalEmulators();
   process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
   const env = parseServerEnv(process.env);
   const dist = distDir(root);
@@ -56,16 +44,7 @@ async function main() {
     console.warn(servingPreviousMessage(env, hubDown));
     server.retryRevalidation();
   }
-  // The sites and their homes come from the content hub, like everything else about sites.
-  const system = hubDown ? null : await getSystemData({ config: contentConfig(env), locales: ['en'], stage: 'PUBLISHED' }).catch(() => null);
-  const sites = system?.sites ?? [];
-  const width = Math.max('Style guide'.length, ...sites.map((s) => s.name.length));
-  for (const site of sites) {
-    const host = siteHost(site, 'localhost');
-    const home = localizedPath(site, makeLocale(fallbackLanguage(site, system!.languages), null));
-    console.log(`  ${site.name.padEnd(width)}  http://${host}:${port}${home}`);
-  }
-  console.log(`  ${'Style guide'.padEnd(width)}  http://localhost:${port}/style-guide`);
+  await printSiteAddresses(env, port, !!hubDown);
   if (process.env.REVALIDATE_SECRET === LOCAL_REVALIDATE_SECRET) console.log(`  revalidate: curl -X POST -H 'x-revalidate-secret: ${LOCAL_REVALIDATE_SECRET}' http://localhost:${port}/api/revalidate`);
 
   const stop = async () => {

@@ -3,7 +3,8 @@ import type { APIContext, MiddlewareNext } from 'astro';
 import { systemData } from './lib/content/cached.ts';
 import { requestFlags, resolveRequest } from './site/request.ts';
 import { cachedSource, cacheModeFor, DataCache } from './lib/cache/data-cache.ts';
-import { serverEnv, servicesFromEnv } from './server/env.ts';
+import { distDirOf, serverEnv, servicesFromEnv } from './server/env.ts';
+import { fallbackSearch } from './server/search-fallback.ts';
 import { hasRevalidateSecret } from './server/secret.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import { contentContextFor, type PageContext } from './features/platform/context.ts';
@@ -15,7 +16,8 @@ const log = getLogger('render');
 /** One data cache per server process (spec §9), shared by pages and API routes. */
 const cache = new DataCache();
 /** The services, configured once from the environment (the only place below src/server/ that reads it). */
-const services = servicesFromEnv(serverEnv());
+const env = serverEnv();
+const services = servicesFromEnv(env);
 
 /**
  * Resolves every request once (see `resolve`); any error thrown here or in the page is answered
@@ -73,7 +75,8 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   const nextReleaseParam = url.searchParams.get('nextRelease');
   if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
   else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
-  locals.api = { system, data, services, ...(locals.search ? { search: locals.search } : {}) };
+  const given = locals.search;
+  locals.api = { system, data, services, search: given ? () => Promise.resolve(given) : () => fallbackSearch(env, distDirOf(env, process.cwd())) };
   if (resolution.kind === 'pass') return next();
   if (resolution.kind === 'redirect') {
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });

@@ -10,7 +10,8 @@ import { CatalogueStore } from './store.ts';
 import { documentThumbnail } from './thumbnail.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
+/** The catalogue's SDL (what the emulator serves). */
+export const CATALOGUE_TYPE_DEFS: string = readFileSync(join(here, 'schema.graphql'), 'utf8');
 
 /** File names the asset routes answer for; anything else is a 404. */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
@@ -46,7 +47,7 @@ export async function startCatalogue(opts: { port: number; dataDir: string; watc
   const abs = (path: string) => (path.startsWith('/') ? `${origin}${path}` : path);
 
   const yoga = createYoga({
-    schema: createSchema({ typeDefs, resolvers: createResolvers(store, abs) }),
+    schema: createSchema({ typeDefs: CATALOGUE_TYPE_DEFS, resolvers: createResolvers(store, abs) }),
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: opts.quiet ? false : 'warn',

@@ -53,6 +53,9 @@ export interface HubExtension {
 
 const EXTENSIONS: HubExtension[] = [editorial];
 
+/** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
+export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];
+
 type Stage = 'DRAFT' | 'PUBLISHED';
 
 function localesOf(header: string | null): string[] {
@@ -164,7 +167,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
   };
   const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
-    typeDefs: [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)],
+    typeDefs: CONTENT_HUB_TYPE_DEFS,
     resolvers: [...extra, {
       Query: {
         systemData: () => {

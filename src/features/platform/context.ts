@@ -59,8 +59,8 @@ export interface ApiContext {
   system: SystemData;
   data: DataSource;
   services: Services;
-  /** The site search, given by src/server (absent while it is not ready). */
-  search?: ServerSearchBackend;
+  /** The site search: the server's (opened before it listens), or under `astro dev` one opened on first use; rejects with a `not-ready` SearchError while there is no index. */
+  search: () => Promise<ServerSearchBackend>;
 }
 
 class MissingContextError extends Error {

@@ -6,7 +6,8 @@ import { SearchError, type SearchResult } from '../../lib/search/types.ts';
 function context(body: string, search: unknown, contentType = 'application/json'): APIContext {
   return {
     request: new Request('http://localhost:4321/api/search-proxy/search', { method: 'POST', headers: { 'content-type': contentType }, body }),
-    locals: { api: { search } },
+    // No backend: what the API context answers while no index is open.
+    locals: { api: { search: () => (search ? Promise.resolve(search) : Promise.reject(new SearchError('not-ready', 'Search is not available right now'))) } },
     url: new URL('http://localhost:4321/api/search-proxy/search'),
   } as unknown as APIContext;
 }
@@ -32,7 +33,9 @@ describe('search API', () => {
     expect((await failing.json()).error).toBe('engine down');
     const missing = await handleSearch('suggest', context(JSON.stringify({ localeCode: 'de', query: 'xy' }), undefined));
     expect(missing.status).toBe(503);
+    expect((await missing.json()).error).toBe('Search is not available right now');
   });
+
 
   it('asks for JSON', async () => {
     const res = await handleSearch('search', context('q=x', backend(async () => ok), 'application/x-www-form-urlencoded'));

@@ -26,8 +26,7 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
   try {
     const query = kind === 'search' ? parseSearchRequest(body) : parseSuggestRequest(body);
     const api = apiContext(locals);
-    const backend = api.search;
-    if (!backend) throw new SearchError('not-ready', 'Search is not available right now');
+    const backend = await api.search();
     // Sites on their own host and the main site all have an empty slug: the host decides.
     const system = api.system as typeof api.system | undefined;
     const site = system ? resolveSite(system.sites, url.host, query.siteSlug || undefined).site : null;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndexDirectory, EmbeddedBackend } from './embedded.ts';
 import { OpenSearchBackend } from './opensearch.ts';
-import { startOpenSearchStub } from './opensearch-stub.ts';
+import { startOpenSearchStub } from '../../../emulators/search/opensearch-stub.ts';
 import { PAGE_SIZE, SearchError, type SearchBackend, type SearchDocument } from './types.ts';
 
 const de = (i: number, over: Partial<SearchDocument> = {}): SearchDocument => ({

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSearchBackend, publishSearchDocuments, SearchError } from './index.ts';
 import { EmbeddedBackend } from './embedded.ts';
 import { OpenSearchBackend } from './opensearch.ts';
-import { startOpenSearchStub } from './opensearch-stub.ts';
+import { startOpenSearchStub } from '../../../emulators/search/opensearch-stub.ts';
 
 const docs = [{ id: 'a', url: '/de/a', title: 'Kabel | Komax', description: 'Kabelverarbeitung', body: '', site: '', locale: 'de' }];
 

@@ -13,8 +13,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { analyzerFor, fold, isLanguage, segment, type Language } from './analysis.ts';
-import { escapeHtml } from './highlight.ts';
+import { analyzerFor, fold, isLanguage, segment, type Language } from '../../src/lib/search/analysis.ts';
+import { escapeHtml } from '../../src/lib/search/highlight.ts';
 
 type Json = Record<string, unknown>;
 type Source = Record<string, unknown>;
