@@ -4,7 +4,6 @@
  * protected pages never indexed, result URLs moved to the searcher's locale.
  */
 import type { ContentModule, Page } from '../content/types.ts';
-import type { ContentPageModel } from '../../models/content-page.ts';
 import { isLanguage, type Language } from './analysis.ts';
 import { collapseWhitespace, stripBrand } from './highlight.ts';
 import { SearchError, type SearchDocument } from './types.ts';
@@ -190,9 +189,15 @@ export function documentFromPage(page: IndexablePage, meta: { url: string; siteS
   };
 }
 
+/** The part of a content page's route model (its `_payload.json`) a search document is made from. */
+export interface ContentPagePayload {
+  kind: string;
+  page: Page | null;
+}
+
 /** Same as {@link documentFromPage}, from a route's `_payload.json` (parsed or as text). */
-export function documentFromPayload(payload: ContentPageModel | string, meta: { url: string; siteSlug: string; language: string }): SearchDocument | null {
-  const model = (typeof payload === 'string' ? JSON.parse(payload) : payload) as ContentPageModel;
+export function documentFromPayload(payload: ContentPagePayload | string, meta: { url: string; siteSlug: string; language: string }): SearchDocument | null {
+  const model = (typeof payload === 'string' ? JSON.parse(payload) : payload) as ContentPagePayload;
   if (model?.kind !== 'content-page' || !model.page) return null;
   return documentFromPage(model.page, meta);
 }
