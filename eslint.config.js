@@ -1,6 +1,6 @@
 // ESLint flat config: `npm run check` runs `eslint . --max-warnings 0`.
 // The import-boundary rules below keep the folder structure of docs/architecture.md honest;
-// src/architecture.test.ts checks for import cycles between folders, src/lint-rules.test.ts proves the rules fail.
+// src/architecture.test.ts checks for import cycles between folders, src/boundaries.test.ts proves the rules fail.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
