@@ -21,7 +21,7 @@ const EMULATORS = {
   regex: '(^|/)emulators(/|$)',
   message: 'src/ may import emulators/ only in tests (*.test.ts); the app talks to the services over HTTP.',
 };
-/** src/lib/<service>/ is the bottom layer: it knows the services, not the app built on them. */
+/** src/lib/<service>/ is the bottom layer: it knows the services, not the app built on them (models/ is moving into features/). */
 const LIB = {
   regex: '^(\\.\\./)+(features|components|pages|layouts|server|models|middleware)(/|\\.ts$|$)',
   message: 'src/lib/ may not import features, components, pages, layouts, models, server or middleware: pass what it needs as arguments or move the code up.',
