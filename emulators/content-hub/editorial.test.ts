@@ -9,19 +9,49 @@ import { FEEDBACK_MESSAGE_MAX, decodeCursor, encodeCursor } from './editorial.ts
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = join(here, '../data/content');
-const raw = (f: string) => JSON.parse(readFileSync(join(dataDir, 'editorial', f), 'utf8'));
+/** An entry of the editorial demo data files (each file has some of these fields). */
+interface RawEntry { id: string; slug: string; category: string; contacts: string[]; productSlugs: string[]; content: Record<string, unknown>; publicationDate: string; adhoc: boolean }
+const raw = (f: string) => JSON.parse(readFileSync(join(dataDir, 'editorial', f), 'utf8')) as RawEntry[];
 
 const CATALOGUE_SLUGS = ['alpha-550', 'alpha-565', 'crimpcenter-36-s', 'gamma-333-pc', 'zeta-640', 'bt-752', 'kappa-330', 'omega-750'];
 
 let server: Server;
 let endpoint: string;
 
-interface GqlAnswer<T = any> {
-  data?: T;
-  errors?: { message: string; extensions?: Record<string, any> }[];
+// The answers: every field the queries below can ask for (each query picks some of them).
+interface Img { url: string; mimeType: string; alternativeText: string }
+interface Category { id: string; slug: string; name: string; storyCount: number }
+interface Contact { id: string; slug: string; name: string; role: string; bio: string; email: string; image: Img }
+interface LinkAnswer { text: string | null; url: string | null; path: string | null; productSlug: string | null; openInNewTab: boolean; page: { id: string; path: string; site: string; title: string } | null }
+interface Module { type: string; image?: Img; link?: LinkAnswer; blocks?: { text: string }[]; files?: { url: string }[] }
+interface Story {
+  id: string; slug: string; publicationDate: string; title: string; leadText: string; teaserImage: Img; category: Category; storyContacts: Contact[];
+  modules: Module[]; productSlugs: string[]; languages: string[]; contentLanguage: string;
+}
+interface MediaRelease { id: string; slug: string; publicationDate: string; title: string; leadText: string; adhoc: boolean; languages: string[]; contentLanguage: string; modules: Module[] }
+interface NewsNode { id: string; title: string; text: string; image: Img | null; link: LinkAnswer | null; publicationDate: string }
+interface Feedback { id: string; storySlug: string; firstName: string; lastName: string; company: string; country: string; message: string; createdAt: string }
+interface Answer {
+  stories: { total: number; items: Story[] };
+  story: Story;
+  storyCategories: Category[];
+  storyContacts: Contact[];
+  storyContact: Contact;
+  storiesByContact: Story[];
+  relatedStories: Story[];
+  mediaReleases: { total: number; items: MediaRelease[] };
+  mediaRelease: MediaRelease;
+  newsFeed: { edges: { cursor: string; node: NewsNode }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  storyFeedback: Feedback[];
+  submitStoryFeedback: { ok: boolean; id: string };
 }
 
-async function gql<T = any>(query: string, variables: Record<string, unknown> = {}, locales?: string): Promise<GqlAnswer<T>> {
+interface GqlAnswer<T = Answer> {
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string; fields?: Record<string, string> } }[];
+}
+
+async function gql<T = Answer>(query: string, variables: Record<string, unknown> = {}, locales?: string): Promise<GqlAnswer<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (locales) headers['x-content-locales'] = locales;
   const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
@@ -29,7 +59,7 @@ async function gql<T = any>(query: string, variables: Record<string, unknown> = 
 }
 
 /** Answers data, failing the test on GraphQL errors. */
-async function data<T = any>(query: string, variables: Record<string, unknown> = {}, locales?: string): Promise<T> {
+async function data<T = Answer>(query: string, variables: Record<string, unknown> = {}, locales?: string): Promise<T> {
   const r = await gql<T>(query, variables, locales);
   expect(r.errors).toBeUndefined();
   return r.data!;
@@ -57,11 +87,11 @@ describe('demo data', () => {
     const categories = raw('categories.json');
     expect(stories.length).toBeGreaterThanOrEqual(30);
     expect(categories.length).toBeGreaterThanOrEqual(4);
-    for (const c of categories) expect(stories.some((s: any) => s.category === c.id)).toBe(true);
+    for (const c of categories) expect(stories.some((s) => s.category === c.id)).toBe(true);
     expect(raw('contacts.json').length).toBeGreaterThanOrEqual(6);
     const releases = raw('media-releases.json');
     expect(releases).toHaveLength(25);
-    expect(releases.filter((r: any) => r.adhoc).length).toBe(5);
+    expect(releases.filter((r) => r.adhoc).length).toBe(5);
     const news = raw('news-feed.json');
     expect(news).toHaveLength(25);
     for (const n of news) expect(n.publicationDate.slice(0, 4)).toMatch(/^202[56]$/);
@@ -84,22 +114,22 @@ describe('stories', () => {
     const total = raw('stories.json').length;
     expect(d.stories.total).toBe(total);
     expect(d.stories.items).toHaveLength(12);
-    expect(isDesc(d.stories.items.map((s: any) => s.publicationDate))).toBe(true);
-    const first = d.stories.items[0];
+    expect(isDesc(d.stories.items.map((s) => s.publicationDate))).toBe(true);
+    const first = d.stories.items[0]!;
     expect(first.teaserImage.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/img\/story-[a-z0-9-]+\.svg$/);
     expect(first.teaserImage.mimeType).toBe('image/svg+xml');
     expect(first.teaserImage.alternativeText).toBeTruthy();
     expect(first.category.slug).toBeTruthy();
     expect(first.storyContacts.length).toBeGreaterThan(0);
-    expect(first.storyContacts[0].image.url).toContain('/assets/img/contact-');
+    expect(first.storyContacts[0]?.image.url).toContain('/assets/img/contact-');
   });
 
   it('pages with first and skip without gaps or overlaps', async () => {
     const all = await data(`{ stories(first: 100) { total items { slug publicationDate } } }`);
     expect(all.stories.items).toHaveLength(all.stories.total);
-    expect(isDesc(all.stories.items.map((s: any) => s.publicationDate))).toBe(true);
+    expect(isDesc(all.stories.items.map((s) => s.publicationDate))).toBe(true);
     const page2 = await data(`{ stories(first: 12, skip: 12) { total items { slug } } }`);
-    expect(page2.stories.items.map((s: any) => s.slug)).toEqual(all.stories.items.slice(12, 24).map((s: any) => s.slug));
+    expect(page2.stories.items.map((s) => s.slug)).toEqual(all.stories.items.slice(12, 24).map((s) => s.slug));
     const beyond = await data(`{ stories(skip: 1000) { total items { slug } } }`);
     expect(beyond.stories).toEqual({ total: all.stories.total, items: [] });
   });
@@ -109,8 +139,8 @@ describe('stories', () => {
     for (const c of cats.storyCategories) {
       const d = await data(`query($c: String) { stories(category: $c, first: 100) { total items { category { slug } publicationDate } } }`, { c: c.slug });
       expect(d.stories.total).toBe(c.storyCount);
-      expect(d.stories.items.every((s: any) => s.category.slug === c.slug)).toBe(true);
-      expect(isDesc(d.stories.items.map((s: any) => s.publicationDate))).toBe(true);
+      expect(d.stories.items.every((s) => s.category.slug === c.slug)).toBe(true);
+      expect(isDesc(d.stories.items.map((s) => s.publicationDate))).toBe(true);
     }
     const none = await data(`{ stories(category: "no-such-category") { total items { slug } } }`);
     expect(none.stories).toEqual({ total: 0, items: [] });
@@ -131,19 +161,19 @@ describe('stories', () => {
     expect(s.languages).toEqual(['en', 'de']);
     expect(s.contentLanguage).toBe('en');
     expect(s.category).toMatchObject({ slug: 'customer-stories', name: 'Customer stories' });
-    expect(s.storyContacts.map((c: any) => c.slug)).toEqual(['jonas-baumann']);
-    const types = s.modules.map((m: any) => m.type);
+    expect(s.storyContacts.map((c) => c.slug)).toEqual(['jonas-baumann']);
+    const types = s.modules.map((m) => m.type);
     expect(types).toEqual(expect.arrayContaining(['richText', 'quote', 'callToAction']));
-    const quote = s.modules.find((m: any) => m.type === 'quote');
-    expect(quote.image.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/img\//);
+    const quote = s.modules.find((m) => m.type === 'quote')!;
+    expect(quote.image?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/img\//);
   });
 
   it('resolves page links in story modules to page references', async () => {
     const d = await data(`{ story(slug: "nordwerk-high-voltage-series-production") { modules } }`);
-    const cta = d.story.modules.find((m: any) => m.type === 'callToAction');
-    expect(cta.link.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility' });
+    const cta = d.story.modules.find((m) => m.type === 'callToAction')!;
+    expect(cta.link?.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility' });
     const product = await data(`{ story(slug: "arneses-del-bajio-lead-sets-zeta") { modules } }`);
-    expect(product.story.modules.find((m: any) => m.type === 'callToAction').link.productSlug).toBe('zeta-640');
+    expect(product.story.modules.find((m) => m.type === 'callToAction')?.link?.productSlug).toBe('zeta-640');
   });
 
   it('answers null for an unknown story', async () => {
@@ -158,8 +188,8 @@ describe('language fallback via x-content-locales', () => {
     expect(d.story.title).toMatch(/^Wie Carpatia Cable Systems/);
     expect(d.story.category.name).toBe('Kundengeschichten');
     expect(d.story.teaserImage.alternativeText).toMatch(/Crimpvollautomaten/);
-    expect(d.story.storyContacts[0].role).toBe('Senior Application Engineer, Kabelverarbeitung');
-    expect(d.story.modules.find((m: any) => m.type === 'callToAction').link).toMatchObject({ text: 'Alpha 565 entdecken', productSlug: 'alpha-565' });
+    expect(d.story.storyContacts[0]?.role).toBe('Senior Application Engineer, Kabelverarbeitung');
+    expect(d.story.modules.find((m) => m.type === 'callToAction')?.link).toMatchObject({ text: 'Alpha 565 entdecken', productSlug: 'alpha-565' });
   });
 
   it('falls back to English for languages without content', async () => {
@@ -181,12 +211,12 @@ describe('language fallback via x-content-locales', () => {
     const de = await data(`{ mediaRelease(slug: "annual-results-2025") { title contentLanguage } newsFeed(first: 1) { edges { node { title link { text page { title } } } } } }`, {}, 'de-CH,de,en');
     expect(de.mediaRelease.contentLanguage).toBe('de');
     expect(de.mediaRelease.title).toMatch(/^Komax Gruppe schliesst 2025/);
-    expect(de.newsFeed.edges[0].node.title).toBe('Generalversammlung genehmigt alle Anträge');
-    expect(de.newsFeed.edges[0].node.link.text).toBe('Investor Relations');
-    expect(de.newsFeed.edges[0].node.link.page.title).toBe('Investoren');
+    expect(de.newsFeed.edges[0]?.node.title).toBe('Generalversammlung genehmigt alle Anträge');
+    expect(de.newsFeed.edges[0]?.node.link?.text).toBe('Investor Relations');
+    expect(de.newsFeed.edges[0]?.node.link?.page?.title).toBe('Investoren');
     const ja = await data(`{ mediaRelease(slug: "annual-results-2025") { contentLanguage } newsFeed(first: 1) { edges { node { title } } } }`, {}, 'ja-JP,ja,en');
     expect(ja.mediaRelease.contentLanguage).toBe('en');
-    expect(ja.newsFeed.edges[0].node.title).toBe('Annual General Meeting approves all proposals');
+    expect(ja.newsFeed.edges[0]?.node.title).toBe('Annual General Meeting approves all proposals');
   });
 });
 
@@ -194,9 +224,9 @@ describe('categories and contacts', () => {
   it('lists categories with localized names and counts', async () => {
     const d = await data(`{ storyCategories { id slug name storyCount } }`, {}, 'de');
     expect(d.storyCategories.length).toBeGreaterThanOrEqual(4);
-    expect(d.storyCategories.map((c: any) => c.slug)).toEqual(expect.arrayContaining(['customer-stories', 'technology', 'sustainability', 'company']));
-    expect(d.storyCategories.find((c: any) => c.slug === 'technology').name).toBe('Technologie');
-    expect(d.storyCategories.reduce((n: number, c: any) => n + c.storyCount, 0)).toBe(raw('stories.json').length);
+    expect(d.storyCategories.map((c) => c.slug)).toEqual(expect.arrayContaining(['customer-stories', 'technology', 'sustainability', 'company']));
+    expect(d.storyCategories.find((c) => c.slug === 'technology')?.name).toBe('Technologie');
+    expect(d.storyCategories.reduce((n: number, c) => n + c.storyCount, 0)).toBe(raw('stories.json').length);
   });
 
   it('lists contacts and answers one by slug', async () => {
@@ -216,9 +246,9 @@ describe('categories and contacts', () => {
   it('answers the stories of a contact, newest first', async () => {
     const d = await data(`{ storiesByContact(slug: "thomas-wyss") { slug publicationDate storyContacts { slug } } }`);
     expect(d.storiesByContact.length).toBeGreaterThanOrEqual(3);
-    expect(d.storiesByContact.every((s: any) => s.storyContacts.some((c: any) => c.slug === 'thomas-wyss'))).toBe(true);
-    expect(isDesc(d.storiesByContact.map((s: any) => s.publicationDate))).toBe(true);
-    const expected = raw('stories.json').filter((s: any) => s.contacts.includes(raw('contacts.json').find((c: any) => c.slug === 'thomas-wyss').id)).length;
+    expect(d.storiesByContact.every((s) => s.storyContacts.some((c) => c.slug === 'thomas-wyss'))).toBe(true);
+    expect(isDesc(d.storiesByContact.map((s) => s.publicationDate))).toBe(true);
+    const expected = raw('stories.json').filter((s) => s.contacts.includes(raw('contacts.json').find((c) => c.slug === 'thomas-wyss')!.id)).length;
     expect(d.storiesByContact).toHaveLength(expected);
     expect((await data(`{ storiesByContact(slug: "nobody") { slug } }`)).storiesByContact).toEqual([]);
   });
@@ -226,19 +256,19 @@ describe('categories and contacts', () => {
 
 describe('relatedStories', () => {
   it('answers the 3 newest stories about a product by default', async () => {
-    const all = raw('stories.json').filter((s: any) => s.productSlugs.includes('alpha-550'));
+    const all = raw('stories.json').filter((s) => s.productSlugs.includes('alpha-550'));
     expect(all.length).toBeGreaterThan(3);
     const d = await data(`{ relatedStories(productSlug: "alpha-550") { ${LIST_ITEM} } }`);
     expect(d.relatedStories).toHaveLength(3);
-    expect(isDesc(d.relatedStories.map((s: any) => s.publicationDate))).toBe(true);
-    const newest = [...all].sort((a: any, b: any) => Date.parse(b.publicationDate) - Date.parse(a.publicationDate)).slice(0, 3).map((s: any) => s.slug);
-    expect(d.relatedStories.map((s: any) => s.slug)).toEqual(newest);
+    expect(isDesc(d.relatedStories.map((s) => s.publicationDate))).toBe(true);
+    const newest = [...all].sort((a, b) => Date.parse(b.publicationDate) - Date.parse(a.publicationDate)).slice(0, 3).map((s) => s.slug);
+    expect(d.relatedStories.map((s) => s.slug)).toEqual(newest);
   });
 
   it('honours first and only answers stories that list the product', async () => {
     const d = await data(`{ relatedStories(productSlug: "zeta-640", first: 50) { slug } }`);
-    const slugs = d.relatedStories.map((s: any) => s.slug);
-    expect(slugs.length).toBe(raw('stories.json').filter((s: any) => s.productSlugs.includes('zeta-640')).length);
+    const slugs = d.relatedStories.map((s) => s.slug);
+    expect(slugs.length).toBe(raw('stories.json').filter((s) => s.productSlugs.includes('zeta-640')).length);
     for (const slug of slugs) {
       const s = await data(`query($s: String!) { story(slug: $s) { productSlugs } }`, { s: slug });
       expect(s.story.productSlugs).toContain('zeta-640');
@@ -253,18 +283,18 @@ describe('media releases', () => {
     const d = await data(`{ mediaReleases { total items { id slug publicationDate title leadText adhoc } } }`);
     expect(d.mediaReleases.total).toBe(25);
     expect(d.mediaReleases.items).toHaveLength(20);
-    expect(isDesc(d.mediaReleases.items.map((m: any) => m.publicationDate))).toBe(true);
+    expect(isDesc(d.mediaReleases.items.map((m) => m.publicationDate))).toBe(true);
     const rest = await data(`{ mediaReleases(skip: 20) { total items { slug publicationDate } } }`);
     expect(rest.mediaReleases.items).toHaveLength(5);
-    expect(Date.parse(rest.mediaReleases.items[0].publicationDate)).toBeLessThanOrEqual(Date.parse(d.mediaReleases.items[19].publicationDate));
+    expect(Date.parse(rest.mediaReleases.items[0]!.publicationDate)).toBeLessThanOrEqual(Date.parse(d.mediaReleases.items[19]!.publicationDate));
   });
 
   it('flags ad hoc announcements', async () => {
     const d = await data(`{ mediaReleases(first: 100) { items { slug adhoc } } }`);
-    const adhoc = d.mediaReleases.items.filter((m: any) => m.adhoc).map((m: any) => m.slug);
+    const adhoc = d.mediaReleases.items.filter((m) => m.adhoc).map((m) => m.slug);
     expect(adhoc).toHaveLength(5);
     expect(adhoc).toEqual(expect.arrayContaining(['annual-results-2025', 'daniel-roth-appointed-cfo']));
-    expect(d.mediaReleases.items.find((m: any) => m.slug === 'quadrel-4-launched').adhoc).toBe(false);
+    expect(d.mediaReleases.items.find((m) => m.slug === 'quadrel-4-launched')?.adhoc).toBe(false);
   });
 
   it('answers one release with modules, downloads and languages', async () => {
@@ -272,11 +302,11 @@ describe('media releases', () => {
     const m = d.mediaRelease;
     expect(m.adhoc).toBe(true);
     expect(m.languages).toEqual(['en', 'de']);
-    expect(m.modules[0].blocks[0].text).toMatch(/^Ad hoc announcement/);
-    const downloads = m.modules.find((x: any) => x.type === 'downloads');
-    expect(downloads.files[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/files\/annual-report-2025\.pdf$/);
-    const cta = m.modules.find((x: any) => x.type === 'callToAction');
-    expect(cta.link.page.path).toBe('/investors');
+    expect(m.modules[0]?.blocks?.[0]?.text).toMatch(/^Ad hoc announcement/);
+    const downloads = m.modules.find((x) => x.type === 'downloads');
+    expect(downloads?.files?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/files\/annual-report-2025\.pdf$/);
+    const cta = m.modules.find((x) => x.type === 'callToAction');
+    expect(cta?.link?.page?.path).toBe('/investors');
     expect((await data(`{ mediaRelease(slug: "nope") { id } }`)).mediaRelease).toBeNull();
   });
 });
@@ -290,17 +320,17 @@ describe('newsFeed', () => {
     const p1 = (await data(Q, { first: 10 })).newsFeed;
     expect(p1.edges).toHaveLength(10);
     expect(p1.pageInfo.hasNextPage).toBe(true);
-    expect(p1.pageInfo.endCursor).toBe(p1.edges[9].cursor);
+    expect(p1.pageInfo.endCursor).toBe(p1.edges[9]?.cursor);
     const p2 = (await data(Q, { first: 10, after: p1.pageInfo.endCursor })).newsFeed;
     expect(p2.edges).toHaveLength(10);
     expect(p2.pageInfo.hasNextPage).toBe(true);
     const p3 = (await data(Q, { first: 10, after: p2.pageInfo.endCursor })).newsFeed;
     expect(p3.edges).toHaveLength(5);
     expect(p3.pageInfo.hasNextPage).toBe(false);
-    expect(p3.pageInfo.endCursor).toBe(p3.edges[4].cursor);
-    const all = [...p1.edges, ...p2.edges, ...p3.edges].map((e: any) => e.node);
-    expect(new Set(all.map((n: any) => n.id)).size).toBe(25);
-    expect(isDesc(all.map((n: any) => n.publicationDate))).toBe(true);
+    expect(p3.pageInfo.endCursor).toBe(p3.edges[4]?.cursor);
+    const all = [...p1.edges, ...p2.edges, ...p3.edges].map((e) => e.node);
+    expect(new Set(all.map((n) => n.id)).size).toBe(25);
+    expect(isDesc(all.map((n) => n.publicationDate))).toBe(true);
     const after = (await data(Q, { first: 10, after: p3.pageInfo.endCursor })).newsFeed;
     expect(after).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
@@ -316,20 +346,20 @@ describe('newsFeed', () => {
   });
 
   it('delivers texts with literal backslash-n sequences, images and links', async () => {
-    const nodes = (await data(Q, { first: 100 })).newsFeed.edges.map((e: any) => e.node);
-    expect(nodes.some((n: any) => n.text.includes('\\n'))).toBe(true);
-    expect(nodes.some((n: any) => n.text.includes('\n'))).toBe(false);
-    expect(nodes.some((n: any) => n.image === null)).toBe(true);
-    const withImage = nodes.find((n: any) => n.image);
-    expect(withImage.image.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/img\/[a-z0-9-]+\.svg$/);
-    const pageLinks = nodes.filter((n: any) => n.link && !n.link.url && !n.link.path && !n.link.productSlug);
+    const nodes = (await data(Q, { first: 100 })).newsFeed.edges.map((e) => e.node);
+    expect(nodes.some((n) => n.text.includes('\\n'))).toBe(true);
+    expect(nodes.some((n) => n.text.includes('\n'))).toBe(false);
+    expect(nodes.some((n) => n.image === null)).toBe(true);
+    const withImage = nodes.find((n) => n.image);
+    expect(withImage?.image?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/img\/[a-z0-9-]+\.svg$/);
+    const pageLinks = nodes.filter((n) => n.link && !n.link.url && !n.link.path && !n.link.productSlug);
     expect(pageLinks.length).toBeGreaterThan(5);
-    for (const n of pageLinks) expect(n.link.page).toMatchObject({ id: expect.any(String), path: expect.stringMatching(/^\//), title: expect.any(String) });
-    const urlLink = nodes.find((n: any) => n.link?.url);
-    expect(urlLink.link.url).toMatch(/^https:\/\//);
-    expect(urlLink.link.openInNewTab).toBe(true);
-    expect(nodes.some((n: any) => n.link?.productSlug === 'kappa-330')).toBe(true);
-    expect(nodes.some((n: any) => n.link === null)).toBe(true);
+    for (const n of pageLinks) expect(n.link?.page).toMatchObject({ id: expect.any(String), path: expect.stringMatching(/^\//), title: expect.any(String) });
+    const urlLink = nodes.find((n) => n.link?.url);
+    expect(urlLink?.link?.url).toMatch(/^https:\/\//);
+    expect(urlLink?.link?.openInNewTab).toBe(true);
+    expect(nodes.some((n) => n.link?.productSlug === 'kappa-330')).toBe(true);
+    expect(nodes.some((n) => n.link === null)).toBe(true);
   });
 
   it('answers a GraphQL error for a bad cursor', async () => {
@@ -366,7 +396,7 @@ describe('story feedback', () => {
     expect(e.message).toContain('firstName must not be empty.');
     expect(e.message).toContain('company must not be empty.');
     expect(e.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(Object.keys(e.extensions?.fields)).toEqual(['firstName', 'company']);
+    expect(Object.keys(e.extensions?.fields ?? {})).toEqual(['firstName', 'company']);
   });
 
   it('rejects a message longer than 2000 characters', async () => {
@@ -400,7 +430,7 @@ describe('story feedback', () => {
     expect(r.submitStoryFeedback.id).toMatch(/^[0-9a-f-]{36}$/);
     const after = await feedbackOf(valid.storySlug);
     expect(after).toHaveLength(before.length + 1);
-    const stored = after[after.length - 1];
+    const stored = after[after.length - 1]!;
     expect(stored).toMatchObject({ id: r.submitStoryFeedback.id, storySlug: valid.storySlug, firstName: 'Anna', lastName: 'Meier', company: valid.company, country: 'CH' });
     expect(stored.message).toHaveLength(FEEDBACK_MESSAGE_MAX);
     expect(Number.isNaN(Date.parse(stored.createdAt))).toBe(false);

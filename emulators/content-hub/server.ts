@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
-import { ContentStore, filesIn, pickLocale, type RawFile, type RawPage } from './store.ts';
+import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
 import type { AddressInfo } from 'node:net';
@@ -71,12 +71,11 @@ function inStage(page: RawPage, stage: Stage): boolean {
 /** Starts the content hub emulator; resolves once it listens on 127.0.0.1. */
 export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean }): Promise<{ server: Server; store: ContentStore; url: string }> {
   const store = new ContentStore(opts.dataDir, { watch: opts.watch });
-  // Port 0 picks a free port: the origin is known once the server listens.
-  let server: Server | undefined;
-  const originOf = () => `http://127.0.0.1:${(server?.address() as AddressInfo | null)?.port ?? opts.port}`;
+  // Port 0 picks a free port: the origin is known once the server (created below) listens.
+  const originOf = () => `http://127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? opts.port}`;
   const abs = (url: string) => (url.startsWith('/') ? `${originOf()}${url}` : url);
 
-  const asset = (a: any) => (a && typeof a === 'object' && typeof a.url === 'string' ? { ...a, url: abs(a.url) } : a);
+  const asset = (a: unknown) => (a && typeof a === 'object' && 'url' in a && typeof a.url === 'string' ? { ...a, url: abs(a.url) } : a);
 
   // Like a headless CMS, a reference to an entry that is not in the requested stage (a page not
   // published yet, seen from PUBLISHED) resolves to null: its title and path never leave the hub.
@@ -101,7 +100,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     return out;
   };
 
-  const link = (l: any, locales: string[], stage: Stage = 'PUBLISHED') => {
+  const link = (l: RawLink | null | undefined, locales: string[], stage: Stage = 'PUBLISHED') => {
     if (!l) return null;
     return {
       text: typeof l.text === 'object' && l.text ? pickLocale(l.text, locales)?.value ?? null : l.text ?? null,
@@ -115,7 +114,17 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     };
   };
 
-  const navItem = (item: any, locales: string[], stage: Stage): any => ({
+  interface NavItemAnswer {
+    id: string;
+    title: string;
+    link: ReturnType<typeof link>;
+    countries: string[];
+    hidden: boolean;
+    hideSubItems: boolean;
+    breadcrumbOverride: string | null;
+    items: NavItemAnswer[];
+  }
+  const navItem = (item: RawNavItem, locales: string[], stage: Stage): NavItemAnswer => ({
     id: item.id,
     title: pickLocale(item.title, locales)?.value ?? '',
     link: link(item.link, locales, stage),
@@ -123,7 +132,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     hidden: !!item.hidden,
     hideSubItems: !!item.hideSubItems,
     breadcrumbOverride: item.breadcrumbOverride ? pickLocale(item.breadcrumbOverride, locales)?.value ?? null : null,
-    items: (item.items ?? []).map((i: any) => navItem(i, locales, stage)),
+    items: (item.items ?? []).map((i) => navItem(i, locales, stage)),
   });
 
   const page = (p: RawPage, stage: Stage, locales: string[]) => {
@@ -176,8 +185,8 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
             contentLocales: s.contentLocales ?? ['en'],
             languages: s.languages,
             countries: s.countries,
-            brands: s.brands.map((b: any) => ({ ...b, image: asset(b.image) })),
-            sites: s.sites.map((site: any) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], defaultLanguage: null, ...site })),
+            brands: s.brands.map((b) => ({ ...b, image: asset(b.image) })),
+            sites: s.sites.map((site) => ({ mainSiteOnly: false, addLanguages: [], dropLanguages: [], defaultLanguage: null, ...site })),
           };
         },
         headerNavigation: (_: unknown, { id, stage }: { id: string; stage: Stage }, ctx: Ctx) => {
@@ -185,8 +194,8 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
           if (!nav) return null;
           return {
             id: nav.id, theme: nav.theme ?? 'Default', hidden: !!nav.hidden,
-            homeItems: (nav.homeItems ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
-            topItems: (nav.topItems ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
+            homeItems: (nav.homeItems ?? []).map((i) => navItem(i, ctx.locales, stage)),
+            topItems: (nav.topItems ?? []).map((i) => navItem(i, ctx.locales, stage)),
           };
         },
         footerNavigation: (_: unknown, { id, stage }: { id: string; stage: Stage }, ctx: Ctx) => {
@@ -195,9 +204,9 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
           return {
             id: nav.id, theme: nav.theme ?? 'Default',
             contactLink: link(nav.contactLink, ctx.locales, stage),
-            navigationSections: (nav.navigationSections ?? []).map((s: any) => ({
+            navigationSections: (nav.navigationSections ?? []).map((s) => ({
               id: s.id, title: pickLocale(s.title, ctx.locales)?.value ?? '',
-              items: (s.items ?? []).map((i: any) => navItem(i, ctx.locales, stage)),
+              items: (s.items ?? []).map((i) => navItem(i, ctx.locales, stage)),
             })),
           };
         },
@@ -242,7 +251,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
           return page(p, 'PUBLISHED', [a.language, ...ctx.locales]);
         },
         createPage: (_: unknown, a: { site: string; slug: string; language: string; title: string; text: string }, ctx: Ctx) => {
-          if (!store.data.system.sites.some((s: any) => s.id === a.site)) throw createGraphQLError(`No site with id ${a.site}`, { extensions: { code: 'BAD_USER_INPUT' } });
+          if (!store.data.system.sites.some((s) => s.id === a.site)) throw createGraphQLError(`No site with id ${a.site}`, { extensions: { code: 'BAD_USER_INPUT' } });
           const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`.padEnd(25, '0').slice(0, 25);
           const p: RawPage = {
             id, site: a.site, parent: null, slug: a.slug, stages: ['PUBLISHED', 'DRAFT'], updatedAt: new Date().toISOString(),
@@ -263,7 +272,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     context: ({ request }) => ({ locales: localesOf(request.headers.get('x-content-locales')) }),
   });
 
-  server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', originOf());
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });

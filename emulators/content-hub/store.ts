@@ -19,9 +19,51 @@ export interface RawPage {
   draft?: Localized<{ title: string; description?: string; modules: unknown[] }>;
 }
 
+/** A record the emulator answers as the demo data has it (its fields are those of the GraphQL type). */
+export type RawRecord = Record<string, unknown>;
+
+export interface RawLink {
+  text?: string | Localized<string> | null;
+  page?: string | null;
+  path?: string | null;
+  url?: string | null;
+  productSlug?: string | null;
+  serviceSlug?: string | null;
+  pageParameters?: unknown;
+  openInNewTab?: boolean;
+}
+
+export interface RawNavItem {
+  id: string;
+  title: Localized<string>;
+  link?: RawLink | null;
+  countries?: string[];
+  hidden?: boolean;
+  hideSubItems?: boolean;
+  breadcrumbOverride?: Localized<string> | null;
+  items?: RawNavItem[];
+}
+
+export interface RawNavigation {
+  id: string;
+  kind: 'header' | 'footer';
+  theme?: string;
+  hidden?: boolean;
+  homeItems?: RawNavItem[];
+  topItems?: RawNavItem[];
+  contactLink?: RawLink | null;
+  navigationSections?: { id: string; title: Localized<string>; items?: RawNavItem[] }[];
+}
+
 export interface RawData {
-  system: { contentLocales?: string[]; languages: any[]; countries: any[]; brands: any[]; sites: any[] };
-  navigation: any[];
+  system: {
+    contentLocales?: string[];
+    languages: RawRecord[];
+    countries: RawRecord[];
+    brands: (RawRecord & { image?: unknown })[];
+    sites: (RawRecord & { id: string })[];
+  };
+  navigation: RawNavigation[];
   pages: RawPage[];
   redirects: { previousUrl: string; target: string }[];
 }

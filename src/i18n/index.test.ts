@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UI_LANGUAGES } from '../site/locale.ts';
-import { fixedT, formatLocale, messagesFor, TranslationFileError, uiLanguage } from './index.ts';
+import { fixedT, formatLocale, messagesFor, TranslationFileError, uiLanguage, type MessageKey } from './index.ts';
 
 const localesDir = join(dirname(fileURLToPath(import.meta.url)), '../../locales');
 const en = messagesFor('en');
@@ -61,17 +61,24 @@ describe('messagesFor', () => {
 
 describe('fixedT', () => {
   it('translates into its own language and fills placeholders', () => {
-    const key = Object.keys(en).find((k) => placeholders(en[k]!).length > 0)!;
-    const values = Object.fromEntries(placeholders(en[key]!).map((p) => [p, `<${p}>`]));
+    const key = (Object.keys(en) as MessageKey[]).find((k) => placeholders(en[k]!).length > 0)!;
+    const values: Record<string, unknown> = Object.fromEntries(placeholders(en[key]!).map((p) => [p, `<${p}>`]));
     const text = fixedT('en')(key, values);
     for (const p of placeholders(en[key]!)) expect(text).toContain(`<${p}>`);
     expect(text).not.toContain('{{');
   });
 
   it('keeps two languages apart', () => {
-    const key = Object.keys(en).find((k) => messagesFor('de')[k] !== en[k])!;
+    const key = (Object.keys(en) as MessageKey[]).find((k) => messagesFor('de')[k] !== en[k])!;
     expect(fixedT('de')(key)).toBe(messagesFor('de')[key]);
     expect(fixedT('en')(key)).toBe(en[key]);
+  });
+
+  it('takes only the keys of locales/en.json: tsc fails on any other', () => {
+    const t = fixedT('en');
+    expect(t('site.skipToContent')).toBe(en['site.skipToContent']);
+    // @ts-expect-error 'no.such.key' is not a key of locales/en.json (tsc reports an unused directive if t took it).
+    expect(t('no.such.key')).toBe('no.such.key');
   });
 
   it('throws for a language without a file', () => {

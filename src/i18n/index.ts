@@ -1,7 +1,10 @@
 import i18next, { type TFunction } from 'i18next';
+import type en from '../../locales/en.json';
 import { UI_LANGUAGES } from '../site/locale.ts';
 
 export type Messages = Record<string, string>;
+/** A key of the interface strings (locales/en.json is the source); `t` takes only these (src/i18n/i18next.d.ts). */
+export type MessageKey = keyof typeof en;
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
 // Every locale file is bundled; en is the source of the key set.
@@ -49,10 +52,11 @@ export function fixedT(language: string): TFunction {
   let t = fixed.get(language);
   if (!t) {
     messagesFor(language);
-    const base = instance.getFixedT(language);
+    // The wrapper passes keys through unchanged; its callers' keys are checked by TFunction's type.
+    const base = instance.getFixedT(language) as unknown as (key: string | string[], options?: unknown) => string;
     const plain = new Map<string, string>();
     t = ((key: string | string[], options?: unknown) => {
-      if (options !== undefined || typeof key !== 'string') return (base as unknown as (k: unknown, o?: unknown) => string)(key, options);
+      if (options !== undefined || typeof key !== 'string') return base(key, options);
       let value = plain.get(key);
       if (value === undefined) {
         value = base(key);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { errorPageHome, errorPageLanguage, errorPageStatus, errorPageTitle, RETRY_AFTER_SECONDS } from './error-page.ts';
-import { ServiceError } from '../lib/graphql/query.ts';
 
 describe('the error page', () => {
   it('speaks the language of the URL locale prefix, English otherwise', () => {
@@ -18,10 +17,11 @@ describe('the error page', () => {
   });
 
   it('answers 503 with Retry-After for an unavailable service, 500 otherwise', () => {
-    expect(errorPageStatus(new ServiceError('Content hub unreachable: no answer within 5000 ms', { operation: 'systemData', failure: 'timeout' })))
-      .toEqual({ status: 503, retryAfter: RETRY_AFTER_SECONDS });
-    expect(errorPageStatus(new ServiceError('GraphQL Error (Code: 502)', { operation: 'pages', status: 502 })).status).toBe(503);
-    expect(errorPageStatus(new ServiceError('Unknown field', { operation: 'pages', status: 200 }))).toEqual({ status: 500 });
+    // src/lib's ServiceError sets `unavailable` (src/lib/graphql/query.test.ts); this is its shape.
+    const down = Object.assign(new Error('Content hub unreachable: no answer within 5000 ms'), { unavailable: true });
+    expect(errorPageStatus(down)).toEqual({ status: 503, retryAfter: RETRY_AFTER_SECONDS });
+    expect(errorPageStatus(new Error('render failed', { cause: down })).status).toBe(503);
+    expect(errorPageStatus(Object.assign(new Error('Unknown field'), { unavailable: false }))).toEqual({ status: 500 });
     expect(errorPageStatus(new TypeError('x is undefined'))).toEqual({ status: 500 });
   });
 

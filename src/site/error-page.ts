@@ -1,4 +1,3 @@
-import { isServiceUnavailable } from '../lib/graphql/query.ts';
 import { parseLocaleSegment, UI_LANGUAGES } from './locale.ts';
 
 /**
@@ -28,6 +27,17 @@ export function errorPageLanguage(pathname: string): (typeof UI_LANGUAGES)[numbe
 export function errorPageHome(pathname: string): string {
   const segment = localeSegment(pathname);
   return segment ? `/${segment}` : '/';
+}
+
+/**
+ * Whether an error (or one of its causes) says an upstream service is unavailable (timeout, no
+ * connection, 5xx): it carries `unavailable: true`, as src/lib's ServiceError does.
+ */
+export function isServiceUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { unavailable?: unknown }).unavailable === true) return true;
+  }
+  return false;
 }
 
 /** 503 with Retry-After when an upstream service is down or too slow, 500 for any other error. */

@@ -15,6 +15,7 @@ const BLOCKED_PROTOCOLS = /^\s*(javascript|data|blob|vbscript):/i;
 /** True for targets that must never be rendered as links (javascript:, data:, blob:, vbscript:). */
 export function isBlockedTarget(target: string): boolean {
   // Checked as a browser reads the URL: tabs and newlines anywhere and leading control characters are dropped.
+  // eslint-disable-next-line no-control-regex -- the URL parser drops exactly the C0 controls and space (U+0000–U+0020) before the scheme
   return BLOCKED_PROTOCOLS.test(target.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, ''));
 }
 

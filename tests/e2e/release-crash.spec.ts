@@ -14,7 +14,7 @@
 // CRASH_RESTART=rerender it keeps the killed runs' configuration and must render and publish
 // every route (a full render: minutes on a busy machine).
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import config from '../../playwright.config.ts';

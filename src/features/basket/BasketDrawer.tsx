@@ -55,6 +55,7 @@ export function BasketDrawer({ language, prefix, rendered, onComparisonPage = fa
           <span>{fill(m['basket.toggle'], { count })}</span>
         </button>
       )}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop is a pointer shortcut; Escape (native to <dialog>) and the close button serve the keyboard */}
       <dialog ref={dialog} className="basket-drawer" aria-labelledby="basket-drawer-title" onClick={(e) => { if (e.target === dialog.current) dialog.current?.close(); }}>
         <div className="basket-drawer__head">
           <h2 id="basket-drawer-title">{m['basket.title']}</h2>

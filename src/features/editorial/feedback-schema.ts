@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { MessageKey } from '../../i18n/index.ts';
 
 /**
  * Story feedback validation, shared by the form island (before sending) and POST
@@ -13,19 +14,24 @@ export type FeedbackValues = Record<FeedbackField, string>;
 export const FEEDBACK_MAX_LENGTH: Record<Exclude<FeedbackField, 'country'>, number> = { firstName: 100, lastName: 100, company: 200, message: 2000 };
 
 /** The i18n key of each field's "required" message. */
-export const REQUIRED_KEYS: Record<FeedbackField, string> = {
+export const REQUIRED_KEYS = {
   firstName: 'feedback.firstNameRequired',
   lastName: 'feedback.lastNameRequired',
   company: 'feedback.companyRequired',
   country: 'feedback.countryRequired',
   message: 'feedback.messageRequired',
-};
-export const TOO_LONG_KEY = 'feedback.tooLong';
-export const INVALID_KEY = 'feedback.invalid';
+} as const satisfies Record<FeedbackField, MessageKey>;
+export const TOO_LONG_KEY = 'feedback.tooLong' satisfies MessageKey;
+export const INVALID_KEY = 'feedback.invalid' satisfies MessageKey;
+
+/** Every message key the feedback check gives. */
+export type FeedbackMessageKey = (typeof REQUIRED_KEYS)[FeedbackField] | typeof TOO_LONG_KEY | typeof INVALID_KEY;
+export const FEEDBACK_MESSAGE_KEYS: readonly FeedbackMessageKey[] = [...Object.values(REQUIRED_KEYS), TOO_LONG_KEY, INVALID_KEY];
+const isFeedbackMessageKey = (message: string): message is FeedbackMessageKey => (FEEDBACK_MESSAGE_KEYS as readonly string[]).includes(message);
 
 /** A field problem: the i18n key of its message and the values the message needs. */
 export interface FeedbackIssue {
-  key: string;
+  key: FeedbackMessageKey;
   params?: Record<string, number>;
 }
 export type FeedbackErrors = Partial<Record<FeedbackField, FeedbackIssue>>;
@@ -73,7 +79,7 @@ export function validateFeedback(input: unknown, countryCodes: readonly string[]
     if (!field || !(FEEDBACK_FIELDS as readonly string[]).includes(field) || errors[field]) continue;
     errors[field] = issue.message === TOO_LONG_KEY && field !== 'country'
       ? { key: TOO_LONG_KEY, params: { max: FEEDBACK_MAX_LENGTH[field] } }
-      : { key: issue.message };
+      : { key: isFeedbackMessageKey(issue.message) ? issue.message : INVALID_KEY };
   }
   // An input that is not an object at all has no field issues: every field is then missing.
   if (Object.keys(errors).length === 0) for (const f of FEEDBACK_FIELDS) errors[f] = { key: REQUIRED_KEYS[f] };

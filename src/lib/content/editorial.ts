@@ -1,4 +1,3 @@
-import { ClientError } from 'graphql-request';
 import * as v from 'valibot';
 import { contentQuery, type ContentContext } from './client.ts';
 import { ContentError } from './errors.ts';
@@ -36,8 +35,8 @@ async function editorialQuery<S extends v.GenericSchema>(ctx: ContentContext, op
   try {
     return await contentQuery(ctx, operation, query, variables, schema);
   } catch (err) {
-    if (err instanceof ContentError && err.cause instanceof ClientError) {
-      const first = err.cause.response.errors?.[0];
+    if (err instanceof ContentError && err.graphQLErrors) {
+      const first = err.graphQLErrors[0];
       const ext = v.safeParse(s.BadInputExtensionsSchema, first?.extensions);
       if (ext.success) throw new ContentInputError(err.message, { operation, fields: ext.output.fields ?? {}, cause: err });
     }

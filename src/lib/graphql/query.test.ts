@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { graphQLService, isServiceUnavailable, ServiceError } from './query.ts';
+import { errorPageStatus, RETRY_AFTER_SECONDS } from '../../site/error-page.ts';
 
 class TestError extends ServiceError {
   override name = 'TestError';
@@ -93,5 +94,12 @@ describe('isServiceUnavailable', () => {
     expect(isServiceUnavailable(new Error('render failed', { cause: inner }))).toBe(true);
     expect(isServiceUnavailable(new Error('plain'))).toBe(false);
     expect(isServiceUnavailable(null)).toBe(false);
+  });
+
+  it('makes the error page answer 503 for a service that is down or failing, 500 for a bad answer', () => {
+    expect(errorPageStatus(new TestError('Content hub unreachable: no answer within 5000 ms', { operation: 'systemData', failure: 'timeout' })))
+      .toEqual({ status: 503, retryAfter: RETRY_AFTER_SECONDS });
+    expect(errorPageStatus(new TestError('GraphQL Error (Code: 502)', { operation: 'pages', status: 502 })).status).toBe(503);
+    expect(errorPageStatus(new TestError('Unknown field', { operation: 'pages', status: 200 }))).toEqual({ status: 500 });
   });
 });

@@ -14,6 +14,14 @@ export interface ServiceErrorOptions {
   cause?: unknown;
   /** The service did not answer: a timeout or a failed connection. */
   failure?: FailureKind;
+  /** The GraphQL errors of the answer, when the service answered with errors. */
+  graphQLErrors?: readonly GraphQLErrorItem[];
+}
+
+/** One entry of a GraphQL answer's `errors`. */
+export interface GraphQLErrorItem {
+  message?: string;
+  extensions?: unknown;
 }
 
 /** A failed call to a service; keeps the operation, the HTTP status and the cause. Each service names its own subclass. */
@@ -21,6 +29,7 @@ export class ServiceError extends Error {
   readonly operation: string;
   readonly status: number | undefined;
   readonly failure: FailureKind | undefined;
+  readonly graphQLErrors: readonly GraphQLErrorItem[] | undefined;
   /**
    * The service is down or too slow (no answer, or a 5xx): the caller may serve stale data or
    * answer 503 with Retry-After. A plain field, so it survives a second copy of this module.
@@ -31,6 +40,7 @@ export class ServiceError extends Error {
     this.operation = opts.operation;
     this.status = opts.status;
     this.failure = opts.failure;
+    this.graphQLErrors = opts.graphQLErrors;
     this.unavailable = opts.failure !== undefined || (opts.status !== undefined && opts.status >= 500);
   }
 }
@@ -38,13 +48,8 @@ export class ServiceError extends Error {
 /** The error class of a service (ContentError, CatalogueError …). */
 export type ServiceErrorClass = new (message: string, opts: ServiceErrorOptions) => ServiceError;
 
-/** Whether an error (or one of its causes) says an upstream service is unavailable (timeout, no connection, 5xx). */
-export function isServiceUnavailable(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { unavailable?: unknown }).unavailable === true) return true;
-  }
-  return false;
-}
+/** Whether an error (or one of its causes) says an upstream service is unavailable (the rule lives with the error page). */
+export { isServiceUnavailable } from '../../site/error-page.ts';
 
 /** The spec's GraphQL error text: the first error's message, else 'GraphQL Error (Code: {status})'. */
 export function graphQLErrorMessage(errors: { message?: string }[] | undefined, status: number): string {
@@ -90,9 +95,10 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
       data = (await client.rawRequest<unknown>(document, variables, headers)).data;
     } catch (err) {
       if (err instanceof ClientError) {
-        const message = graphQLErrorMessage(err.response.errors as { message?: string }[] | undefined, err.response.status);
+        const graphQLErrors = err.response.errors as GraphQLErrorItem[] | undefined;
+        const message = graphQLErrorMessage(graphQLErrors, err.response.status);
         log.error(`${operation} failed: ${message} ${truncateVariables(variables)}`);
-        throw new opts.ErrorClass(message, { operation, status: err.response.status, cause: err });
+        throw new opts.ErrorClass(message, { operation, status: err.response.status, cause: err, graphQLErrors });
       }
       const failure = describeFetchFailure(err, resolveTimeouts(config));
       log.error(`${operation} failed: ${failure.message} (${config.endpoint})`);

@@ -66,7 +66,7 @@ const STOP_WORDS: Record<Language, string> = {
 // Diacritic folding
 
 const COMBINING_LATIN = /[\u0300-\u036f]/g;
-const NEEDS_FOLD = /[^\u0000-\u007f]/;
+const NEEDS_FOLD = /[^\p{ASCII}]/u;
 const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ſ: 's' };
 const SPECIAL_RE = /[ßøæœłđðþıſ]/g;
 
