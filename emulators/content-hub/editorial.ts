@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError } from 'graphql-yoga';
-import { filesIn, pickLocale, type Localized } from './store.ts';
+import { filesIn, pickLocale, type Localized, type RawLink } from './store.ts';
 import type { Ctx, FileLink, HubExtension, HubHelpers } from './server.ts';
 
 /**
@@ -181,16 +181,6 @@ interface RawAsset {
   alternativeText?: Text | null;
 }
 
-interface RawLink {
-  text?: Text | null;
-  page?: string | null;
-  path?: string | null;
-  url?: string | null;
-  productSlug?: string | null;
-  serviceSlug?: string | null;
-  pageParameters?: unknown;
-  openInNewTab?: boolean;
-}
 
 interface RawCategory {
   id: string;

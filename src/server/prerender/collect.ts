@@ -7,26 +7,18 @@ import type { Services } from '../../features/platform/context.ts';
 import { createRunData, routeSourceContext } from '../../features/platform/run-data.server.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
-import { ROUTE_SOURCES, type RouteSource } from './sources.ts';
+import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
 
 export type HostMode = 'local' | 'public';
 
-/** One static route: where it goes, what it is rendered from, and the hashes of those records. */
-export interface PlannedRoute {
+/** One static route: where it goes (host, full path, site and locale) and what its source said of it. */
+export interface PlannedRoute extends Omit<SourcedRoute, 'inSitemap'> {
   host: string;
   origin: string;
-  /** Full URL path: `/de-ch/about-us`. */
+  /** Full URL path: `/de-ch/about-us`; `pagePath` is the part below locale and site slug. */
   path: string;
-  /** Path below locale and site slug, the same for every locale: `/about-us`. */
-  pagePath: string;
   siteId: string;
   locale: Locale;
-  model: PageModelBase;
-  recordHashes: string[];
-  languages: string[];
-  updatedAt: string;
-  keys: string[];
-  search?: SearchText;
   inSitemap: boolean;
 }
 
