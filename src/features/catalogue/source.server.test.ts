@@ -60,7 +60,7 @@ describe('catalogueSource', () => {
     const loads: string[] = [];
     const data = createRunData({ transform: (key, value) => { loads.push(key); return value; } });
     await Promise.all([context('de', 'CH', data), context('de', 'DE', data), context('de', null, data)].map((c) => catalogueSource.routes(c)));
-    expect(loads.filter((k) => k.startsWith('["catalogue","productsFull"'))).toEqual(['["catalogue","productsFull","de"]']);
+    expect(loads.filter((k) => k.startsWith('["catalogue","allProducts"'))).toEqual(['["catalogue","allProducts","de"]']);
     // Product records come from the bulk query, never one query per product.
     expect(loads.filter((k) => k.startsWith('["catalogue","product",'))).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('catalogueSource', () => {
   it('re-renders after a product change only the routes built from that product', async () => {
     const before = await catalogueSource.routes(context('en', 'CH'));
     const after = await catalogueSource.routes(context('en', 'CH', createRunData({
-      transform: (key, value) => (key.startsWith('["catalogue","productsFull"')
+      transform: (key, value) => (key.startsWith('["catalogue","allProducts"')
         ? (value as ProductDetail[]).map((p) => (p.slug === 'kappa-350' ? { ...p, shortDescription: 'Changed' } : p))
         : value),
     })));

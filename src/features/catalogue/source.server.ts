@@ -1,8 +1,7 @@
-import { classificationProducts, classifications as cachedClassifications, product, productKey, serviceProduct } from '../../lib/catalogue/cached.ts';
-import { getProductsFull, indexClassifications, ProductNotFoundError, type ProductReference } from '../../lib/catalogue/index.ts';
-import { relatedStoriesKey } from '../../lib/content/cached.ts';
-import { getRelatedStoriesByProducts } from '../../lib/content/index.ts';
-import type { DataSource } from '../../lib/cache/data-cache.ts';
+import { allProducts, allReferences, classifications as cachedClassifications, product, productKey, serviceProduct } from '../../lib/catalogue/cached.ts';
+import { ProductNotFoundError } from '../../lib/catalogue/index.ts';
+import { relatedStoriesKey, relatedStoriesOfMany } from '../../lib/content/cached.ts';
+import type { StoryListItem } from '../../lib/content/index.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { siteLanguages } from '../../site/locale.ts';
 import type { RouteSource, RouteSourceContext, RunData, SourcedRoute } from '../platform/route-source.ts';
@@ -17,46 +16,38 @@ const text = (parts: (string | null | undefined)[]) => parts.filter(Boolean).joi
 /** A stable date for the sitemap: the catalogue keeps no change dates, so the day of the run. */
 const today = () => new Date().toISOString().slice(0, 10);
 
-const unique = <T>(list: T[], key: (x: T) => string): T[] => {
-  const seen = new Set<string>();
-  return list.filter((x) => (seen.has(key(x)) ? false : (seen.add(key(x)), true)));
-};
-
 /**
  * Loads a language's catalogue in a few calls and seeds the run's data with what the per-route
- * loaders will ask for: the references of each root's tree, every product in one bulk query (seeded
- * under the key `product(slug)` reads), each service product, and the related stories of every
- * product in one query. Any failing call fails the run (nothing is written), as for the content hub.
+ * loaders will ask for: every product in one bulk query (seeded under the key `product(slug)`
+ * reads), each service product, and the related stories of all of them in one query. Any failing
+ * catalogue call fails the run (nothing is written), as for the content hub.
  */
 async function seedLanguage(data: RunData, ctx: CatalogueContext, content: ContentContext): Promise<{ products: string[]; services: string[] }> {
-  const classifications = await cachedClassifications(data, ctx);
-  const roots = classifications.filter((c) => c.parentId === null);
-  const references = unique((await Promise.all(roots.map((r) => classificationProducts(data, ctx, r.slug, r.type)))).flat(), (r: ProductReference) => `${r.kind}:${r.slug}`);
-  const productSlugs = references.filter((r) => r.kind === 'product').map((r) => r.slug);
-  const serviceSlugs = references.filter((r) => r.kind === 'service').map((r) => r.slug);
-  const products = await data.get(['catalogue', 'productsFull', ctx.language], () => getProductsFull(ctx, indexClassifications(classifications), productSlugs));
+  const [references, products] = await Promise.all([allReferences(data, ctx), allProducts(data, ctx)]);
   for (const p of products) data.seed(productKey(ctx, p.slug), p);
-  const services = (await Promise.all(serviceSlugs.map((slug) => serviceProduct(data, ctx, slug).catch((err: unknown) => {
+  const services = (await Promise.all(references.filter((r) => r.kind === 'service').map((r) => serviceProduct(data, ctx, r.slug).catch((err: unknown) => {
     if (err instanceof ProductNotFoundError) return null;
     throw err;
   })))).filter((s) => s !== null);
-  await seedRelatedStories(data, content, [...products.map((p) => p.slug), ...services.map((s) => s.slug)]);
+  const slugs = [...products.map((p) => p.slug), ...services.map((s) => s.slug)];
+  // Not critical: when the bulk query fails, every product page shows without related stories.
+  const bySlug = await relatedStoriesOfMany(data, content, slugs, RELATED_STORIES).catch((err: unknown) => {
+    getLogger('catalogue').warn(`related stories: ${(err as Error).message}`);
+    return new Map<string, StoryListItem[]>();
+  });
+  for (const slug of slugs) data.seed(relatedStoriesKey(content, slug, RELATED_STORIES), bySlug.get(slug) ?? []);
   return { products: products.map((p) => p.slug), services: services.map((s) => s.slug) };
 }
 
-/** Related stories of many products in one query; when it fails, every product page shows without them. */
-async function seedRelatedStories(data: RunData, content: ContentContext, slugs: string[]): Promise<void> {
-  const bySlug = await data.get(['content', 'relatedStoriesBulk', content.stage, content.locales.join('|'), RELATED_STORIES], () =>
-    getRelatedStoriesByProducts(content, slugs, RELATED_STORIES).catch((err: unknown) => {
-      getLogger('catalogue').warn(`related stories: ${(err as Error).message}`);
-      return new Map();
-    }));
-  for (const slug of slugs) data.seed(relatedStoriesKey(content, slug, RELATED_STORIES), bySlug.get(slug) ?? []);
-}
-
-/** Bulk data is loaded once per language and content chain, whichever locale asks first. */
+/** The bulk loads of a run, once per language and content chain, whichever locale asks first. */
+const seededRuns = new WeakMap<RunData, Map<string, ReturnType<typeof seedLanguage>>>();
 function seeded(ctx: RouteSourceContext, cctx: CatalogueContext) {
-  return (ctx.data as DataSource).get(['catalogue', 'seeded', cctx.language, ctx.content.locales.join('|')], () => seedLanguage(ctx.data, cctx, ctx.content));
+  let run = seededRuns.get(ctx.data);
+  if (!run) seededRuns.set(ctx.data, (run = new Map()));
+  const id = `${cctx.language}|${ctx.content.locales.join('|')}`;
+  let done = run.get(id);
+  if (!done) run.set(id, (done = seedLanguage(ctx.data, cctx, ctx.content)));
+  return done;
 }
 
 /**

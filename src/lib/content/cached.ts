@@ -1,7 +1,7 @@
 import type { DataSource, KeyPart } from '../cache/data-cache.ts';
 import type { ContentContext } from './client.ts';
 import {
-  getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getStories, getStoriesByContact, getStory,
+  getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getRelatedStoriesByProducts, getStories, getStoriesByContact, getStory,
   getStoryCategories, getStoryContact, getStoryContacts, EDITORIAL_MAX_PAGE_SIZE,
 } from './editorial.ts';
 import type { MediaReleaseItem, StoryListItem } from './editorial-types.ts';
@@ -37,6 +37,9 @@ export const storiesByContact = (data: DataSource, ctx: ContentContext, slug: st
 export const relatedStoriesKey = (ctx: ContentContext, productSlug: string, first: number) => key(ctx, 'relatedStories', productSlug, first);
 export const relatedStories = (data: DataSource, ctx: ContentContext, productSlug: string, first: number) =>
   data.get(relatedStoriesKey(ctx, productSlug, first), () => getRelatedStories(ctx, productSlug, first));
+/** The related stories of many products in one query, by product slug (the prerender's bulk load). */
+export const relatedStoriesOfMany = (data: DataSource, ctx: ContentContext, productSlugs: string[], first: number) =>
+  data.get(key(ctx, 'relatedStoriesOfMany', first, productSlugs.join(',')), () => getRelatedStoriesByProducts(ctx, productSlugs, first));
 
 export const mediaReleasePage = (data: DataSource, ctx: ContentContext, first: number, skip: number) =>
   data.get(key(ctx, 'mediaReleases', first, skip), () => getMediaReleases(ctx, { first, skip }));
