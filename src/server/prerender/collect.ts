@@ -2,7 +2,6 @@ import { getSystemData, listSystemRedirects, type ContentContext, type SystemRed
 import { siteLocales } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { isLocalHost } from '../../site/resolve-site.ts';
-import type { PageModelBase, SearchText } from '../../features/platform/page-model.ts';
 import type { Services } from '../../features/platform/context.ts';
 import { createRunData, routeSourceContext } from '../../features/platform/run-data.server.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
