@@ -4,6 +4,9 @@ import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
 import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
 
+/** Bytes (raw) up to which a built stylesheet is inlined into the pages that use it. */
+const CSS_INLINE_LIMIT = 24 * 1024;
+
 // Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
 // i18n routing (which bakes the locale list in at build) stays off.
 export default defineConfig({
@@ -17,7 +20,10 @@ export default defineConfig({
   compressHTML: true,
   markdown: { syntaxHighlight: false },
   prefetch: { prefetchAll: true, defaultStrategy: 'hover' },
-  build: { inlineStylesheets: 'never' },
+  // A page's stylesheets are inlined into its HTML (with their CSP hashes), so the first round trip
+  // (HTML + render-blocking CSS) is one response: every page's CSS is a few KiB gzipped. A sheet over
+  // CSS_INLINE_LIMIT would stay a cached <link> (see vite.build.assetsInlineLimit below).
+  build: { inlineStylesheets: 'auto' },
   // Catalogue images come from the PIM (its emulator on loopback locally); its demo pictures are
   // SVGs, which sharp rasterizes to the webp/png presets of src/components/ui/image-presets.ts.
   // Our server checks every /_image query against the same patterns first (src/server/image-params.ts).
@@ -42,5 +48,7 @@ export default defineConfig({
   },
   vite: {
     server: { host: '127.0.0.1' },
+    // Astro asks this for each stylesheet when inlineStylesheets is 'auto'; other assets keep Vite's 4 KiB.
+    build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length <= CSS_INLINE_LIMIT : undefined) },
   },
 });

@@ -106,6 +106,7 @@ function NewsItem({ item, date, m }: { item: NewsFeedEntry; date: string; m: New
             rel={item.link.external ? (item.link.newTab ? 'noopener noreferrer' : 'noopener') : undefined}
           >
             {item.link.text}
+            {item.link.text !== item.title && <span className="visually-hidden">: {item.title}</span>}
             <Icon name={item.link.external ? 'external' : 'chevronRight'} size={16} />
             {item.link.newTab && <span className="visually-hidden"> {m['footer.opensInNewTab']}</span>}
           </a>

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { test, expect, raw } from './fixtures/index.ts';
+
+// Issue 9 (CSS and Lighthouse findings): styles inlined with their CSP hashes, meta descriptions,
+// descriptive news links, no sideways scroll on the comparison page.
+
+const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+test.describe('first round trip', () => {
+  for (const path of ['/en', '/en/about-us', '/en/products/wire-processing/cut-strip/kappa-310']) {
+    test(`${path} needs no stylesheet request, and its inline styles are allowed by the CSP header and meta policy`, async () => {
+      const res = await raw(path);
+      expect(res.status).toBe(200);
+      const html = res.text;
+      expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+      expect(styles.length).toBeGreaterThan(0);
+      const header = String(res.headers['content-security-policy'] ?? '');
+      const meta = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(html)?.[1] ?? '';
+      for (const policy of [header, meta]) {
+        const styleSrc = /style-src([^;]*)/.exec(policy)?.[1] ?? '';
+        expect(styleSrc).not.toContain('unsafe-inline');
+        for (const s of styles) expect(styleSrc).toContain(sha256(s));
+      }
+    });
+  }
+});
+
+test.describe('Lighthouse findings', () => {
+  for (const path of ['/en/comparison', '/en/search?q=crimp', '/style-guide']) {
+    test(`${path} has a meta description`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /\w{3,}.*\w{3,}/);
+    });
+  }
+
+  test('the news feed links name their news item', async ({ page }) => {
+    await page.goto('/en/media-releases');
+    await page.getByRole('button', { name: /^News/ }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'News' });
+    await expect(dialog.getByRole('listitem')).toHaveCount(10);
+    const names = await dialog.getByRole('link').evaluateAll((links) => links.map((a) => a.textContent?.trim() ?? ''));
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((n) => n === 'Read more')).toEqual([]);
+  });
+
+  test('the comparison table keeps its hidden texts inside its scroll box at 390 px', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto('/en/comparison?basket=cut-strip:kappa-310,kappa-320;crimping:alpha-550');
+    const table = page.getByRole('table', { name: /Cut & strip machines/ });
+    await expect(table.getByRole('link', { name: 'Kappa 320' })).toBeVisible();
+    // Every absolutely positioned descendant of the table is laid out (and clipped) by the scroll box
+    // around the table, so none of them can widen the page.
+    const escaping = await table.evaluate((t) => {
+      const scroller = t.parentElement!;
+      return [...t.querySelectorAll<HTMLElement>('*')]
+        .filter((e) => getComputedStyle(e).position === 'absolute' && !(e.offsetParent && scroller.contains(e.offsetParent)))
+        .map((e) => e.textContent);
+    });
+    expect(escaping).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+});
