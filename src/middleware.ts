@@ -93,6 +93,8 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     services,
     ...(preset ? { prerender: preset } : {}),
     releaseId: preset?.releaseId ?? locals.releaseId ?? '',
+    system,
+    search: locals.api.search,
   } satisfies PageContext;
   return next();
 }

@@ -172,3 +172,12 @@ describe('createAppHandler: the Host header', () => {
     expect(after - before).toBeLessThan(8 * 1048576);
   }, 120_000);
 });
+
+describe('createAppHandler: query parameters that render on demand', () => {
+  it('answers a search query (?q=) on demand, never with the prerendered shell', async () => {
+    const res = await get('/en?q=cable', 'localhost');
+    expect(res.headers['x-render']).toBe('on-demand');
+    expect(res.body).not.toContain('home of');
+    expect((await get('/en?other=1', 'localhost')).headers['x-render']).toBe('prerendered');
+  });
+});

@@ -29,7 +29,7 @@ export interface AppServerOptions {
 }
 
 /** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page'];
+const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q'];
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;

@@ -52,6 +52,10 @@ export interface PageContext extends LoadContext {
   prerender?: PrerenderLocals;
   /** The release being served or written (embedded for release detection). */
   releaseId: string;
+  /** The system data (sites): what the search scopes its query with, as for the API. */
+  system: SystemData;
+  /** The site search, the same backend as {@link ApiContext.search} (the results page renders on the server). */
+  search: () => Promise<ServerSearchBackend>;
 }
 
 /** What an API route gets from the middleware: system data, the data source and the services. */

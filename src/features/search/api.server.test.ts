@@ -12,6 +12,16 @@ function context(body: string, search: unknown, contentType = 'application/json'
   } as unknown as APIContext;
 }
 
+/** A SearchError as the server's own copy of src/lib/search throws it: same shape, another class (the built app bundles its own). */
+function foreignSearchError(code: string, status: number): Error {
+  class SearchError extends Error {
+    override name = 'SearchError';
+    readonly code = code;
+    get status() { return status; }
+  }
+  return new SearchError('no index');
+}
+
 const ok: SearchResult = { records: [{ title: 'T', description: 'd', url: '/de/t' }], total: 1, page: 1 };
 const backend = (impl: () => Promise<SearchResult>) => ({ search: impl, suggest: impl, open: async () => {}, health: async () => ({ ok: true }), reload: async () => {} });
 
@@ -36,6 +46,11 @@ describe('search API', () => {
     expect((await missing.json()).error).toBe('Search is not available right now');
   });
 
+  it('a SearchError from the server\'s copy of the search module keeps its status (503, not 502)', async () => {
+    const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw foreignSearchError('not-ready', 503); })));
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toBe('no index');
+  });
 
   it('asks for JSON', async () => {
     const res = await handleSearch('search', context('q=x', backend(async () => ok), 'application/x-www-form-urlencoded'));

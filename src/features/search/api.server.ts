@@ -1,12 +1,11 @@
 import type { APIContext } from 'astro';
-import { parseSearchRequest, parseSuggestRequest, searchSiteKey, SearchError, type SearchResult } from '../../lib/search/index.ts';
-import { resolveSite } from '../../site/resolve-site.ts';
+import { isSearchError, parseSearchRequest, parseSuggestRequest } from '../../lib/search/index.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { json } from '../../lib/http/json.ts';
 import { apiContext } from '../platform/context.ts';
+import { searchOnHost } from './search.server.ts';
 
 const log = getLogger('search');
-
 
 /**
  * POST /api/search-proxy/{search,suggest}: validates the body (400 with a clear message, never a
@@ -25,16 +24,9 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
   }
   try {
     const query = kind === 'search' ? parseSearchRequest(body) : parseSuggestRequest(body);
-    const api = apiContext(locals);
-    const backend = await api.search();
-    // Sites on their own host and the main site all have an empty slug: the host decides.
-    const system = api.system as typeof api.system | undefined;
-    const site = system ? resolveSite(system.sites, url.host, query.siteSlug || undefined).site : null;
-    const scoped = { ...query, siteSlug: site ? searchSiteKey(site) : query.siteSlug };
-    const result: SearchResult = kind === 'search' ? await backend.search(scoped) : await backend.suggest(scoped);
-    return json(result, 200);
+    return json(await searchOnHost(kind, apiContext(locals), url.host, query), 200);
   } catch (err) {
-    if (err instanceof SearchError) {
+    if (isSearchError(err)) {
       if (err.status >= 500) log.error(`${kind} failed: ${err.message}`);
       return json({ error: err.message }, err.status);
     }

@@ -5,7 +5,7 @@ import type { LoadContext } from '../platform/context.ts';
 import type { RouteSource } from '../platform/route-source.ts';
 import type { SearchPageModel } from './model.ts';
 
-/** The search page shell: the chrome only (the results come from the search API). */
+/** The search page shell: the chrome only (a `?q=` request renders its results on demand). */
 export async function loadSearchPage(lc: LoadContext, req: RequestContext): Promise<SearchPageModel> {
   return { kind: 'search-page', ...(await loadChrome(lc, req.site)) };
 }

@@ -108,4 +108,14 @@ export class SearchError extends Error {
   }
 }
 
+/**
+ * Whether an error is a SearchError, also one thrown by another copy of this module: the server
+ * opens the backend with `src/`, while the built app that renders pages and API routes bundles
+ * its own copy of the class, so `instanceof` alone misses the backend's errors.
+ */
+export function isSearchError(err: unknown): err is SearchError {
+  if (err instanceof SearchError) return true;
+  return err instanceof Error && err.name === 'SearchError' && typeof (err as { code?: unknown }).code === 'string' && typeof (err as { status?: unknown }).status === 'number';
+}
+
 export const emptyResult = (page = 1): SearchResult => ({ records: [], total: 0, page });
