@@ -88,6 +88,12 @@ describe('compressOnTheFly', () => {
     expect(gunzipSync(res.bytes).toString()).toBe(BIG);
   });
 
+  it('compresses an error page too (a 404 of a big page)', async () => {
+    const res = await inject(astroLike({ status: 404 }), { url: '/en/missing', headers: { 'accept-encoding': 'gzip' } });
+    expect([res.status, res.headers['content-encoding']]).toEqual([404, 'gzip']);
+    expect(gunzipSync(res.bytes).toString()).toBe(BIG);
+  });
+
   it('compresses a body given to end() alone', async () => {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       compressOnTheFly(req, res);
@@ -99,7 +105,7 @@ describe('compressOnTheFly', () => {
     expect(brotliDecompressSync(res.bytes).toString()).toBe(BIG);
   });
 
-  it('leaves alone: small bodies, no Accept-Encoding, binaries, event streams, encoded bodies, errors, HEAD', async () => {
+  it('leaves alone: small bodies, no Accept-Encoding, binaries, event streams, encoded bodies, ranges, no-transform, 304, HEAD', async () => {
     const cases: [ReturnType<typeof astroLike>, Record<string, string>, string?][] = [
       [astroLike({ body: '<p>tiny</p>', headers: { 'content-length': '11' } }), { 'accept-encoding': 'br' }],
       [astroLike(), {}],
@@ -109,7 +115,7 @@ describe('compressOnTheFly', () => {
       [astroLike({ headers: { 'content-encoding': 'gzip' } }), { 'accept-encoding': 'br' }],
       [astroLike({ status: 206, headers: { 'content-range': 'bytes 0-9/100' } }), { 'accept-encoding': 'br' }],
       [astroLike({ headers: { 'cache-control': 'no-transform' } }), { 'accept-encoding': 'br' }],
-      [astroLike({ status: 500 }), { 'accept-encoding': 'br' }],
+      [astroLike({ status: 304 }), { 'accept-encoding': 'br' }],
       [astroLike(), { 'accept-encoding': 'br' }, 'HEAD'],
     ];
     for (const [handler, headers, method] of cases) {

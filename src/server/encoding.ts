@@ -93,7 +93,7 @@ function setHeader(res: ServerResponse, headers: OutgoingHttpHeaders | undefined
 
 /**
  * Compresses a response on the fly (node:zlib streams) when the client accepts br or gzip and the
- * answer is worth it: status 200, a text-like type, no Content-Encoding of its own, no range, no
+ * answer is worth it: a body-carrying status (not 204, 206, 304), a text-like type, no Content-Encoding of its own, no range, no
  * `no-transform`, and at least 1 KB. Wraps a handler that writes through writeHead/write/end
  * (Astro's node handler does): when the length is not declared, the headers wait until 1 KB of
  * body or the end has come. The ETag gets the coding's suffix; every text answer gets
@@ -149,7 +149,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       if (headers) for (const k of Object.keys(headers)) if (k.toLowerCase() === 'vary') { res.setHeader('Vary', `${String(headers[k])}, Accept-Encoding`); delete headers[k]; }
     }
     const length = headerOf(res, headers, 'content-length');
-    const eligible = encoding !== 'identity' && status === 200 && isCompressibleType(type)
+    const eligible = encoding !== 'identity' && status >= 200 && status !== 204 && status !== 206 && status !== 304 && isCompressibleType(type)
       && !headerOf(res, headers, 'content-encoding') && !headerOf(res, headers, 'content-range')
       && !/\bno-transform\b/i.test(headerOf(res, headers, 'cache-control') ?? '')
       && (length === undefined || Number(length) >= COMPRESS_MIN_BYTES);
