@@ -67,11 +67,13 @@ export interface LoadedBuild {
 export class StaticSite {
   private hosts = new Map<string, LoadedBuild & { release: string }>();
   /**
-   * Files read from release trees, by absolute path (null: no such file). A release folder is
+   * Files read from release trees, by release folder and path (`missing`: no such file). A release folder is
    * never changed once live (a new release is a new folder), so an entry never goes stale; it is
    * dropped when the cache is full (least recently used first).
    */
   private files = new LRUCache<string, StaticFile | { missing: true }>({
+    // Also bounded in count: misses (any path a client asks for) are remembered too.
+    max: 50_000,
     maxSize: FILE_CACHE_BYTES,
     maxEntrySize: FILE_CACHE_MAX_ENTRY,
     sizeCalculation: (f) => ('missing' in f ? 64 : Object.values(f.bodies).reduce((n, b) => n + b.byteLength, 64)),
@@ -145,12 +147,13 @@ export class StaticSite {
   async file(host: string, relPath: string): Promise<StaticFile | null> {
     const dir = this.hosts.get(normalizeHost(host))?.dir;
     if (!dir) return null;
-    const clean = relPath.split('/').filter((s) => s && s !== '.' && s !== '..').join('/');
-    const abs = join(dir, clean);
-    const known = this.files.get(abs);
+    // Keyed by the release folder and the path as asked (no path work on a hit).
+    const key = `${dir}\0${relPath}`;
+    const known = this.files.get(key);
     if (known) return 'missing' in known ? null : known;
-    const file = await readStaticFile(abs);
-    this.files.set(abs, file ?? { missing: true });
+    const clean = relPath.split('/').filter((s) => s && s !== '.' && s !== '..').join('/');
+    const file = await readStaticFile(join(dir, clean));
+    this.files.set(key, file ?? { missing: true });
     return file;
   }
 
