@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
+import compressAssets from './integrations/compress-assets.ts';
 import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
 
 /** Bytes (raw) up to which a built stylesheet is inlined into the pages that use it. */
@@ -14,7 +15,7 @@ export default defineConfig({
   // A separate output folder lets several checkouts or test runs build side by side.
   outDir: process.env.DIST_DIR ?? './dist',
   adapter: appAdapter(),
-  integrations: [react()],
+  integrations: [react(), compressAssets()],
   session: false,
   trailingSlash: 'ignore',
   compressHTML: true,

@@ -7,6 +7,7 @@ import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './hos
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
+import { compressOnTheFly, negotiateEncoding, sendEncoded, varyOnEncoding } from './encoding.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 import { getLogger } from '../lib/log/index.ts';
 
@@ -33,6 +34,9 @@ const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q'];
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
+const HOST_FILE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', txt: 'text/plain; charset=utf-8' };
+/** On-demand answers never compressed on the fly: image binaries and file downloads (their own types, lengths and ranges). */
+const NO_FLY_COMPRESSION = /^\/(?:_image|file\/)/;
 
 /**
  * The production request handler: Host → site tree → prerendered file when the route was
@@ -44,35 +48,52 @@ export function createAppHandler(opts: AppServerOptions) {
   // The site hosts of the live release (its hosts.json, read through the pointer).
   const siteHosts = new SiteHostsCache(site.root);
   const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
+  // Build assets with the .br/.gz siblings the build wrote (integrations/compress-assets.ts).
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
     etag: true,
+    brotli: true,
+    gzip: true,
     setHeaders: (res, pathname) => {
       res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? CACHE_IMMUTABLE : 'public, max-age=3600');
     },
   });
-  /** Keyed by a resolved site host only (one entry per site at most). */
-  const hostFiles = new Map<string, { dir: string; serve: ReturnType<typeof sirv> }>();
-  const noFiles: ReturnType<typeof sirv> = (_req, _res, next) => next?.();
-  const hostFilesFor = (host: string) => {
-    // The host's tree in the live release: a new release gets a new handler, and a request being
-    // served keeps reading the release it started in (stat and read hit the same files).
-    const dir = site.load(host)?.dir;
-    if (!dir) return noFiles;
-    let h = hostFiles.get(host);
-    if (h?.dir !== dir) {
-      // dev: true makes sirv look at the disk per request instead of listing the whole tree up front.
-      h = {
-        dir,
-        serve: sirv(dir, {
-          dev: true,
-          etag: true,
-          setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/builds/') ? 'no-cache' : CACHE_HTML),
-        }),
-      };
-      hostFiles.set(host, h);
+  // A host's own files (payloads, manifests, sitemap, robots) of the live release, in the coding
+  // the client accepts best, from memory after the first read (see StaticSite.file).
+  const hostFile = async (req: IncomingMessage, res: ServerResponse, host: string, path: string, next: () => void | Promise<void>): Promise<void> => {
+    const file = site.load(host) ? await site.file(host, path) : null;
+    if (!file) {
+      await next();
+      return;
     }
-    return h.serve;
+    res.setHeader('Cache-Control', path.startsWith('/builds/') ? 'no-cache' : CACHE_HTML);
+    sendEncoded(req, res, file, { etag: `"${file.tag}"`, contentType: HOST_FILE_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream' });
+  };
+
+  /**
+   * sirv picks a sibling by a plain substring test of Accept-Encoding (it would send br to
+   * "br;q=0"): it sees only the coding we negotiated, and the request gets its header back
+   * before anything else handles it.
+   */
+  const serveClient = (req: IncomingMessage, res: ServerResponse, next: () => void | Promise<void>) => {
+    const accept = req.headers['accept-encoding'];
+    const restore = () => {
+      if (accept === undefined) delete req.headers['accept-encoding'];
+      else req.headers['accept-encoding'] = accept;
+    };
+    const chosen = negotiateEncoding(accept);
+    req.headers['accept-encoding'] = chosen === 'identity' ? '' : chosen;
+    // On the 304 too (sirv adds it only to full answers).
+    varyOnEncoding(res);
+    try {
+      return client(req, res, () => {
+        restore();
+        res.removeHeader('Vary');
+        return next();
+      });
+    } finally {
+      restore();
+    }
   };
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
@@ -90,6 +111,8 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
+    // HTML and API answers over 1 KB in br or gzip when the client accepts it.
+    if (!NO_FLY_COMPRESSION.test(req.url ?? '')) compressOnTheFly(req, res);
     // The handler has rewritten req.headers.host to the resolved site host.
     const host = req.headers.host!;
     site.load(host);
@@ -137,33 +160,26 @@ export function createAppHandler(opts: AppServerOptions) {
 
     const path = url.pathname;
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return client(req, res, () => (HOST_FILES.test(path) ? hostFilesFor(host)(req, res, () => onDemand(req, res)) : onDemand(req, res)));
+      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res)) : onDemand(req, res)));
     }
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();
       return;
     }
-    if (HOST_FILES.test(path)) return hostFilesFor(host)(req, res, () => onDemand(req, res));
+    if (HOST_FILES.test(path)) return hostFile(req, res, host, path, () => onDemand(req, res));
 
     const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '')
       || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;
     if (rule) {
-      const etag = `"${rule.fingerprint}"`;
-      const html = await site.html(host, path);
-      if (html !== null) {
+      const page = await site.file(host, `${path}/index.html`);
+      if (page) {
         res.setHeader('X-Render', 'prerendered');
         res.setHeader('Cache-Control', CACHE_HTML);
-        res.setHeader('ETag', etag);
         if (rule.csp) res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(rule.csp));
-        if (req.headers['if-none-match'] === etag) {
-          res.writeHead(304).end();
-          return;
-        }
-        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
-        res.end(req.method === 'HEAD' ? undefined : html);
+        sendEncoded(req, res, page, { etag: `"${rule.fingerprint}"`, contentType: 'text/html; charset=utf-8' });
         return;
       }
     }
@@ -171,7 +187,7 @@ export function createAppHandler(opts: AppServerOptions) {
   }
 
   /** Sizes of the per-host caches, for tests: never more entries than site hosts. */
-  const cacheSizes = () => ({ hostFiles: hostFiles.size, builds: site.loadedHosts });
+  const cacheSizes = () => ({ files: site.cachedFiles, builds: site.loadedHosts });
   return Object.assign(handle, { cacheSizes });
 }
 

@@ -8,6 +8,8 @@ import { CACHE_HTML, withHeaderOnlyDirectives } from './headers.ts';
 import { createServerHandler } from './main.ts';
 import { publishRelease, releaseDir } from './release.ts';
 import { inject, type InjectRequest } from './testing.ts';
+import { writeCompressedSiblings } from '../lib/fs/compress.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ServerSearchBackend } from '../lib/search/index.ts';
 
 // The server's choice between a prerendered file and an on-demand render (docs/architecture.md,
@@ -18,6 +20,9 @@ const SECRET = 'the-revalidation-secret';
 const HOST = 'localhost:4321';
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc'";
 const ON_DEMAND_CSP = "default-src 'self'";
+const BIG_HTML = `<main>${'<p>Komax wire processing</p>'.repeat(200)}</main>`;
+const BIG_JSON = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: 'Crimp to crimp' })) });
+const BIG_JS = `export const text = ${JSON.stringify('wire '.repeat(1000))};`;
 
 /** What the stand-in for Astro's handler was asked to render. */
 let astroSaw: { method: string; url: string; host: string; locals: Record<string, unknown> }[] = [];
@@ -27,6 +32,8 @@ const astroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: u
   astroSaw.push({ method: req.method!, url: req.url!, host: req.headers.host!, locals: locals as Record<string, unknown> });
   if (req.url === '/en/not-a-page') return next?.();
   if (req.url === '/en/broken') return next?.(new Error('render failed'));
+  if (req.url === '/api/big') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(BIG_JSON);
+  if (req.url === '/en/big-on-demand') return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': ON_DEMAND_CSP }).end(BIG_HTML);
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': ON_DEMAND_CSP }).end(`on demand ${req.url}`);
 };
 
@@ -41,6 +48,7 @@ async function publish(staticRoot: string, release: string) {
       '/en': { fingerprint: 'fp-en', csp: null },
       '/en/about-us': { fingerprint: 'fp-about', csp: PAGE_CSP },
       '/en/listed-without-file': { fingerprint: 'fp-gone', csp: null },
+      '/en/big': { fingerprint: 'fp-big', csp: PAGE_CSP },
     },
   };
   const files: Record<string, string> = {
@@ -52,17 +60,22 @@ async function publish(staticRoot: string, release: string) {
     'en/not-prerendered/index.html': '<p>stray file</p>',
     'sitemap.xml': '<urlset>static</urlset>',
     'robots.txt': 'User-agent: *',
+    'en/big/index.html': BIG_HTML,
+    'en/big/_payload.json': BIG_JSON,
   };
   for (const [path, body] of Object.entries(files)) {
     await mkdir(join(dir, path, '..'), { recursive: true });
     await writeFile(join(dir, path), body);
+    await writeCompressedSiblings(join(dir, path), body);
   }
   await publishRelease(staticRoot, release);
 }
 
 beforeAll(async () => {
   dist = await mkdtemp(join(tmpdir(), 'server-flow-'));
-  await mkdir(join(dist, 'client'), { recursive: true });
+  await mkdir(join(dist, 'client/_astro'), { recursive: true });
+  await writeFile(join(dist, 'client/_astro/app.js'), BIG_JS);
+  await writeCompressedSiblings(join(dist, 'client/_astro/app.js'), BIG_JS, { brotliQuality: 11 });
   await publish(join(dist, 'static'), 'release0001');
   handle = createServerHandler({ distDir: dist, env: parseServerEnv({ REVALIDATE_SECRET: SECRET }), astroHandler, search }).handle;
 });
@@ -130,6 +143,74 @@ describe('server: prerendered routes', () => {
     expect([latest.status, latest.headers['cache-control'], JSON.parse(latest.body)]).toEqual([200, 'no-cache', { id: 'b1', timestamp: 't' }]);
     expect((await send('/en/about-us/_payload.json')).body).toBe('{"model":"about"}');
     expect(astroSaw).toEqual([]);
+  });
+});
+
+describe('server: compression', () => {
+  const BR = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+  it('sends a prerendered page from its .br sibling, with the coding\'s ETag, Vary and every header it had', async () => {
+    const res = await send('/en/big', { headers: BR });
+    expect([res.status, res.headers['x-render'], res.headers['content-encoding'], res.headers.etag, res.headers.vary]).toEqual([200, 'prerendered', 'br', '"fp-big-br"', 'Accept-Encoding']);
+    expect(res.headers['content-length']).toBe(String(res.bytes.byteLength));
+    expect(res.headers['content-security-policy']).toBe(withHeaderOnlyDirectives(PAGE_CSP));
+    expect([res.headers['cache-control'], res.headers['content-type']]).toEqual([CACHE_HTML, 'text/html; charset=utf-8']);
+    expect(brotliDecompressSync(res.bytes).toString()).toBe(BIG_HTML);
+    expect(astroSaw).toEqual([]);
+  });
+
+  it('falls back to gzip when br is refused with q=0, and to the file when nothing is accepted', async () => {
+    const gz = await send('/en/big', { headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect([gz.headers['content-encoding'], gz.headers.etag]).toEqual(['gzip', '"fp-big-gzip"']);
+    expect(gunzipSync(gz.bytes).toString()).toBe(BIG_HTML);
+    const plain = await send('/en/big');
+    expect([plain.headers['content-encoding'], plain.headers.etag, plain.headers.vary, plain.body]).toEqual([undefined, '"fp-big"', 'Accept-Encoding', BIG_HTML]);
+  });
+
+  it('answers 304 per coding, and HEAD with the encoded length', async () => {
+    const hit = await send('/en/big', { headers: { ...BR, 'if-none-match': '"fp-big-br"' } });
+    expect([hit.status, hit.body]).toEqual([304, '']);
+    const otherCoding = await send('/en/big', { headers: { 'accept-encoding': 'gzip', 'if-none-match': '"fp-big-br"' } });
+    expect(otherCoding.status).toBe(200);
+    const full = await send('/en/big', { headers: BR });
+    const head = await send('/en/big', { method: 'HEAD', headers: BR });
+    expect([head.status, head.headers['content-encoding'], head.headers['content-length'], head.body]).toEqual([200, 'br', full.headers['content-length'], '']);
+  });
+
+  it('sends payloads and manifests of the release compressed, small files as they are', async () => {
+    const payload = await send('/en/big/_payload.json', { headers: BR });
+    expect([payload.headers['content-encoding'], payload.headers['content-type'], payload.headers.vary]).toEqual(['br', 'application/json', 'Accept-Encoding']);
+    expect(brotliDecompressSync(payload.bytes).toString()).toBe(BIG_JSON);
+    const etag = payload.headers.etag!;
+    expect(etag).toMatch(/-br"$/);
+    expect((await send('/en/big/_payload.json', { headers: { ...BR, 'if-none-match': etag } })).status).toBe(304);
+    const small = await send('/robots.txt', { headers: BR });
+    expect([small.headers['content-encoding'], small.body]).toEqual([undefined, 'User-agent: *']);
+  });
+
+  it('sends build assets from their .br siblings, honouring q=0', async () => {
+    const br = await send('/_astro/app.js', { headers: BR });
+    expect([br.status, br.headers['content-encoding'], br.headers.vary, br.headers['cache-control']]).toEqual([200, 'br', 'Accept-Encoding', 'public, max-age=31536000, immutable']);
+    expect(brotliDecompressSync(br.bytes).toString()).toBe(BIG_JS);
+    const gz = await send('/_astro/app.js', { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.etag).not.toBe(br.headers.etag);
+    expect((await send('/_astro/app.js', { headers: { ...BR, 'if-none-match': br.headers.etag! } })).status).toBe(304);
+    const plain = await send('/_astro/app.js', { headers: { 'accept-encoding': 'identity' } });
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, BIG_JS]);
+  });
+
+  it('compresses on-demand pages and API answers over 1 KB on the fly, keeping their CSP', async () => {
+    const page = await send('/en/big-on-demand', { headers: BR });
+    expect([page.headers['x-render'], page.headers['content-encoding'], page.headers.vary]).toEqual(['on-demand', 'br', 'Accept-Encoding']);
+    expect(page.headers['content-security-policy']).toBe(withHeaderOnlyDirectives(ON_DEMAND_CSP));
+    expect(brotliDecompressSync(page.bytes).toString()).toBe(BIG_HTML);
+    const api = await send('/api/big', { headers: { 'accept-encoding': 'gzip' } });
+    expect(api.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(api.bytes).toString()).toBe(BIG_JSON);
+    // A small answer stays as it is.
+    const small = await send('/en/unknown-page', { headers: BR });
+    expect([small.headers['content-encoding'], small.body]).toEqual([undefined, 'on demand /en/unknown-page']);
   });
 });
 

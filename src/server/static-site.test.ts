@@ -163,4 +163,23 @@ describe('StaticSite', () => {
     site.load('localhost');
     expect(await site.html('localhost', '/en')).toBe('new');
   });
+
+  it('reads a file with its compressed siblings once per release, and the new release\'s file after a swap', async () => {
+    await publish('localhost', meta('b1', {}), { 'en/index.html': 'old', 'en/index.html.br': 'OLD-BR', 'robots.txt': 'small' });
+    await swap('release0002');
+    const site = new StaticSite(root);
+    site.load('localhost');
+    const page = await site.file('localhost', '/en/index.html');
+    expect([page?.encodings, page?.bodies.identity.toString(), page?.bodies.br?.toString()]).toEqual([['br', 'identity'], 'old', 'OLD-BR']);
+    expect((await site.file('localhost', '/robots.txt'))?.encodings).toEqual(['identity']);
+    expect(await site.file('localhost', '/en/missing/index.html')).toBeNull();
+    expect(await site.file('localhost', '/../../etc/passwd')).toBeNull();
+    await publish('localhost', meta('b2', {}), { 'en/index.html': 'new', 'en/index.html.br': 'NEW-BR', 'en/index.html.gz': 'NEW-GZ' });
+    await swap('release0003');
+    // Pinned to the release its rules came from until the next load.
+    expect((await site.file('localhost', '/en/index.html'))?.bodies.identity.toString()).toBe('old');
+    site.load('localhost');
+    const next = await site.file('localhost', '/en/index.html');
+    expect([next?.encodings, next?.bodies.gzip?.toString()]).toEqual([['br', 'gzip', 'identity'], 'NEW-GZ']);
+  });
 });

@@ -1,10 +1,26 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { getLogger } from '../lib/log/index.ts';
+import { liveDir, readPointer, releaseDir } from './release.ts';
+import { SUFFIX, type Encoding } from './encoding.ts';
 
 const log = getLogger('static');
-import { liveDir, readPointer, releaseDir } from './release.ts';
+
+/** A file of a release in memory, with the precompressed siblings it has. */
+export interface StaticFile {
+  /** The body per coding: `identity` always, `br`/`gzip` when the file has that sibling. */
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+  /** The codings available, best first (for negotiateEncoding). */
+  encodings: Encoding[];
+  /** A validator of the identity file (size and modification time), the same for every coding. */
+  tag: string;
+}
+
+/** Files kept in memory (bytes of all codings), and the largest one kept. */
+const FILE_CACHE_BYTES = 64 * 1048576;
+const FILE_CACHE_MAX_ENTRY = 4 * 1048576;
 
 /** One prerendered route of a host, as recorded in `builds/meta/<id>.json`. */
 export interface RouteRule {
@@ -50,6 +66,18 @@ export interface LoadedBuild {
  */
 export class StaticSite {
   private hosts = new Map<string, LoadedBuild & { release: string }>();
+  /**
+   * Files read from release trees, by release folder and path (`missing`: no such file). A release folder is
+   * never changed once live (a new release is a new folder), so an entry never goes stale; it is
+   * dropped when the cache is full (least recently used first).
+   */
+  private files = new LRUCache<string, StaticFile | { missing: true }>({
+    // Also bounded in count: misses (any path a client asks for) are remembered too.
+    max: 50_000,
+    maxSize: FILE_CACHE_BYTES,
+    maxEntrySize: FILE_CACHE_MAX_ENTRY,
+    sizeCalculation: (f) => ('missing' in f ? 64 : Object.values(f.bodies).reduce((n, b) => n + b.byteLength, 64)),
+  });
   /** The output folder holding `releases/` and the `live` pointer. */
   readonly staticRoot: string;
   /** The live tree through its pointer: `<root>/<host>/…` is always the current release. */
@@ -107,6 +135,28 @@ export class StaticSite {
     return this.hosts.get(normalizeHost(host))?.latest ?? null;
   }
 
+  /** How many files (and known misses) are held in memory. */
+  get cachedFiles(): number {
+    return this.files.size;
+  }
+
+  /**
+   * A file of the host's tree (`builds/latest.json`, `en/index.html`), with its `.br` and `.gz`
+   * siblings, from the release the host's rules were loaded from (see load); null when missing.
+   */
+  async file(host: string, relPath: string): Promise<StaticFile | null> {
+    const dir = this.hosts.get(normalizeHost(host))?.dir;
+    if (!dir) return null;
+    // Keyed by the release folder and the path as asked (no path work on a hit).
+    const key = `${dir}\0${relPath}`;
+    const known = this.files.get(key);
+    if (known) return 'missing' in known ? null : known;
+    const clean = relPath.split('/').filter((s) => s && s !== '.' && s !== '..').join('/');
+    const file = await readStaticFile(join(dir, clean));
+    this.files.set(key, file ?? { missing: true });
+    return file;
+  }
+
   /** The saved HTML of a route, from the release the host's rules were loaded from. */
   async html(host: string, pathname: string): Promise<string | null> {
     const dir = this.hosts.get(normalizeHost(host))?.dir ?? hostDir(this.root, host);
@@ -117,6 +167,32 @@ export class StaticSite {
       return null;
     }
   }
+}
+
+/** Reads a file and its precompressed siblings (`<file>.br`, `<file>.gz`) when they exist. */
+async function readStaticFile(abs: string): Promise<StaticFile | null> {
+  let identity: Buffer;
+  let tag: string;
+  try {
+    const [st, body] = await Promise.all([stat(abs), readFile(abs)]);
+    if (!st.isFile()) return null;
+    identity = body;
+    tag = `${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}`;
+  } catch {
+    return null;
+  }
+  const bodies: StaticFile['bodies'] = { identity };
+  const encodings: Encoding[] = [];
+  for (const enc of ['br', 'gzip'] as const) {
+    try {
+      bodies[enc] = await readFile(`${abs}${SUFFIX[enc]}`);
+      encodings.push(enc);
+    } catch {
+      // No sibling (a small file, or one written before compression): identity only.
+    }
+  }
+  encodings.push('identity');
+  return { bodies, encodings, tag };
 }
 
 export function normalizeHost(hostHeader: string): string {

@@ -7,6 +7,8 @@ export interface Injected {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body as sent (compressed bodies are not text). */
+  bytes: Buffer;
 }
 
 export interface InjectRequest {
@@ -62,5 +64,6 @@ export async function inject(
     const value = line.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: raw.subarray(end + 4).toString('utf8') };
+  const bytes = raw.subarray(end + 4);
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: bytes.toString('utf8'), bytes };
 }

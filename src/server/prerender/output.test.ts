@@ -31,6 +31,13 @@ describe('removeRoute', () => {
     await writeFile(join(host(), route, '_payload.json'), '{}');
   };
 
+  it('removes the compressed siblings of the route files too, and the folders left empty', async () => {
+    await page('/en/company/history');
+    for (const f of ['index.html.br', 'index.html.gz', '_payload.json.br', '_payload.json.gz']) await writeFile(join(host(), 'en/company/history', f), 'x');
+    await removeRoute(host(), '/en/company/history');
+    expect(existsSync(join(host(), 'en'))).toBe(false);
+  });
+
   it('removes the route files and the folders left empty', async () => {
     await page('/en/company/history');
     await page('/en');

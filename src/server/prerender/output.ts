@@ -1,5 +1,6 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { removeCompressedSiblings } from '../../lib/fs/compress.ts';
 
 /** The folder of a route inside its host tree: `/en/about-us` → `<hostDir>/en/about-us`. */
 export function routeDir(hostDir: string, route: string): string {
@@ -12,6 +13,7 @@ export async function removeRoute(hostDir: string, route: string): Promise<void>
   const dir = routeDir(hostDir, route);
   await rm(join(dir, 'index.html'), { force: true });
   await rm(join(dir, '_payload.json'), { force: true });
+  await Promise.all(['index.html', '_payload.json'].map((f) => removeCompressedSiblings(join(dir, f))));
   let cur = dir;
   while (cur.startsWith(hostDir) && cur !== hostDir) {
     try {

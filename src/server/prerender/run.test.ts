@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +21,11 @@ const SYSTEM = {
 } as unknown as SystemData;
 
 /** A route of the fake route set: `version` is its record (a new version is a changed record). */
-interface FakeRoute { path: string; version: number; keys?: string[] }
+interface FakeRoute { path: string; version: number; keys?: string[]; /** Text that makes the page and payload large (> 1 KB). */ pad?: string }
 
 const planned = (r: FakeRoute): PlannedRoute => ({
   host: HOST, origin: ORIGIN, path: r.path, pagePath: r.path.slice(3), siteId: 'main', locale: LOCALE,
-  model: { version: r.version } as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`],
+  model: (r.pad ? { version: r.version, pad: r.pad } : { version: r.version }) as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`],
   languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false,
 });
 
@@ -44,8 +45,8 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
       const path = new URL(req.url).pathname;
       rendered.push(path);
       if (opts.throwOn?.includes(path)) throw new Error(`render of ${path} crashed`);
-      const { model } = (locals as { prerender: { model: { version: number } } }).prerender;
-      return new Response(`<p>${path} v${model.version}</p>`, {
+      const { model } = (locals as { prerender: { model: { version: number; pad?: string } } }).prerender;
+      return new Response(`<p>${path} v${model.version}</p>${model.pad ?? ''}`, {
         status: opts.fail?.includes(path) ? 500 : 200,
         headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': `default-src 'self'; report-to ${path}` },
       });
@@ -186,5 +187,41 @@ describe('prerender: render, keep, remove', () => {
     const next = await run(SITE.map((r) => ({ ...r, version: 2 })));
     expect(rendered).toEqual(['/en/contact']);
     expect(next.rendered).toBe(1);
+  });
+});
+
+describe('prerender: compressed siblings', () => {
+  const PAD = '<i>Komax wire processing</i>'.repeat(100);
+  const BIG: FakeRoute[] = SITE.map((r) => ({ ...r, pad: PAD }));
+  const file = (rel: string) => join(live(), HOST, rel);
+
+  it('writes .br and .gz beside every page and payload over 1 KB, and beside the meta and sitemap', async () => {
+    await run(BIG);
+    const html = readFileSync(file('en/about-us/index.html'));
+    expect(brotliDecompressSync(readFileSync(file('en/about-us/index.html.br'))).equals(html)).toBe(true);
+    expect(gunzipSync(readFileSync(file('en/about-us/index.html.gz'))).equals(html)).toBe(true);
+    const payload = readFileSync(file('en/about-us/_payload.json'));
+    expect(brotliDecompressSync(readFileSync(file('en/about-us/_payload.json.br'))).equals(payload)).toBe(true);
+    // Small files (latest.json, robots.txt, the small meta) get none.
+    expect(existsSync(file('builds/latest.json.br'))).toBe(false);
+  });
+
+  it('replaces the siblings of a re-rendered page, drops them when it became small, and leaves the previous release alone', async () => {
+    const first = await run(BIG);
+    const before = readFileSync(file('en/about-us/index.html.br'));
+    await run([BIG[0]!, { ...BIG[1]!, version: 2 }, { ...SITE[2]!, version: 2 }]);
+    expect(brotliDecompressSync(readFileSync(file('en/about-us/index.html.br'))).toString()).toContain('/en/about-us v2');
+    expect([existsSync(file('en/contact/index.html.br')), existsSync(file('en/contact/_payload.json.gz'))]).toEqual([false, false]);
+    // Kept pages carry their siblings into the new release (hard links).
+    expect(existsSync(file('en/index.html.br'))).toBe(true);
+    // The previous release, still served to requests in flight, has its own.
+    const previous = join(staticRoot, 'releases', first.releaseId!, HOST, 'en/about-us/index.html.br');
+    expect(readFileSync(previous).equals(before)).toBe(true);
+  });
+
+  it('removes the siblings with a route that vanished', async () => {
+    await run(BIG);
+    await run(BIG.filter((r) => r.path !== '/en/contact'));
+    expect(existsSync(join(live(), HOST, 'en/contact'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
 import { collect, prerenderHost, type Collected, type HostMode } from './collect.ts';
 import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
+import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 import { renderAll } from './render-pool.ts';
 import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
@@ -230,10 +231,14 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
       return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
     });
     await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
+    await writeCompressedSiblings(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
     await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
+    await writeCompressedSiblings(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
     await writeAtomic(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
+    await writeCompressedSiblings(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
     // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
     await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
+    await writeCompressedSiblings(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
   }
   const main = collected.system.sites.find((s) => s.isMain);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };

@@ -1,0 +1,168 @@
+// npm run bench:serve [-- --duration 20] [-- --connections 100] [-- --prerender]
+// Serves the SAME prerendered tree (the live release of dist/static, host localhost) with our
+// server and with nginx on loopback and loads both with autocannon: requests/s and p99 latency
+// per server and their ratio. Builds (and prerenders, with the emulators) only when dist/ has no
+// release yet. Never fails on a number.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { buildIfNeeded, distDir } from '../build-if-needed.ts';
+import { hasPublishedRelease } from '../../src/server/startup.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : fallback;
+};
+const DURATION = Number(arg('duration', '20'));
+const CONNECTIONS = Number(arg('connections', '100'));
+const OUR_PORT = Number(arg('port', '6300'));
+const NGINX_PORT = OUR_PORT + 1;
+/** A few pages of the main site, a payload: the same list on both servers. */
+const PATHS = ['/en', '/en/about-us', '/en/about-us/history', '/de-ch', '/en/about-us/_payload.json'];
+// nginx-light has no brotli module: both sides are asked for gzip (precompressed siblings on both).
+const HEADERS = { host: 'localhost', 'accept-encoding': 'gzip' };
+
+const children: ChildProcess[] = [];
+const work = mkdtempSync(join(tmpdir(), 'komax-bench-serve-'));
+const cleanup = () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
+
+// 1. The app and a release to serve.
+const dist = distDir(root);
+buildIfNeeded(root);
+if (!hasPublishedRelease(dist) || process.argv.includes('--prerender')) {
+  process.env.PORT ??= String(OUR_PORT);
+  process.env.CONTENT_HUB_PORT ??= String(OUR_PORT + 10);
+  process.env.CATALOGUE_PORT ??= String(OUR_PORT + 11);
+  const { startLocalEmulators } = await import('../local.ts');
+  const emulators = await startLocalEmulators();
+  const { runPrerenderCli } = await import('../prerender.ts');
+  await runPrerenderCli({});
+  await emulators?.close();
+}
+const release = realpathSync(join(dist, 'static/live'));
+const hostTree = join(release, 'localhost');
+console.log(`serving ${hostTree}`);
+
+async function waitFor(url: string, headers: Record<string, string>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(url, { headers });
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+// 2. Our server in a process of its own (autocannon must not share its event loop).
+const ours = spawn(process.execPath, ['--input-type=module', '-e', `
+  const { startServer } = await import(${JSON.stringify(join(root, 'src/server/main.ts'))});
+  await startServer({ distDir: ${JSON.stringify(dist)} });
+`], { env: { ...process.env, PORT: String(OUR_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit'] });
+children.push(ours);
+
+// 3. nginx over the same tree (installed from Debian when missing and we are root).
+function findNginx(): string | null {
+  const which = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx 2>/dev/null'], { encoding: 'utf8' });
+  const path = which.stdout.trim().split('\n')[0];
+  return path || null;
+}
+let nginx = findNginx();
+if (!nginx) {
+  if (process.getuid?.() === 0) {
+    console.log('nginx: not installed, installing Debian nginx-light (apt-get)…');
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+      execFileSync('apt-get', ['install', '-y', '-qq', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } catch (err) {
+      console.warn(`nginx: install failed (${(err as Error).message}); measuring our server only`);
+    }
+    nginx = findNginx();
+  } else {
+    console.warn('nginx: not installed and not root (apt-get install nginx-light needs root); measuring our server only');
+  }
+}
+if (nginx) {
+  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, d));
+  writeFileSync(join(work, 'nginx.conf'), `
+worker_processes auto;
+daemon off;
+pid ${work}/nginx.pid;
+error_log ${work}/error.log error;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${work}/body;
+  proxy_temp_path ${work}/proxy;
+  fastcgi_temp_path ${work}/fastcgi;
+  uwsgi_temp_path ${work}/uwsgi;
+  scgi_temp_path ${work}/scgi;
+  types { text/html html; application/json json; text/javascript js; text/css css; application/xml xml; text/plain txt; image/svg+xml svg; }
+  default_type application/octet-stream;
+  gzip_static on;
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    server_name localhost;
+    root ${hostTree};
+    location /_astro/ { root ${join(dist, 'client')}; }
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}
+`);
+  const proc = spawn(nginx, ['-p', work, '-c', join(work, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.push(proc);
+}
+
+await waitFor(`http://127.0.0.1:${OUR_PORT}/en`, HEADERS);
+if (nginx) await waitFor(`http://127.0.0.1:${NGINX_PORT}/en`, HEADERS);
+
+// 4. The same check on both: each path answers 200, gzip-encoded.
+for (const [name, port] of [['ours', OUR_PORT], ...(nginx ? [['nginx', NGINX_PORT]] : [])] as const) {
+  for (const p of PATHS) {
+    const res = await fetch(`http://127.0.0.1:${port}${p}`, { headers: HEADERS });
+    await res.arrayBuffer();
+    if (res.status !== 200 || res.headers.get('content-encoding') !== 'gzip') console.warn(`${name} ${p}: ${res.status} ${res.headers.get('content-encoding') ?? 'identity'}`);
+  }
+}
+
+interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: number; non2xx: number }
+async function load(server: string, port: number): Promise<Row> {
+  // A short warm-up (caches, JIT), then the measured run.
+  await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: 2, headers: HEADERS, requests: PATHS.map((path) => ({ method: 'GET', path })) });
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: HEADERS,
+    requests: PATHS.map((path) => ({ method: 'GET', path })),
+  });
+  return { server, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1048576, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+console.log(`autocannon: ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip on both: nginx-light has no brotli)`);
+const rows: Row[] = [await load('ours (node)', OUR_PORT)];
+if (nginx) rows.push(await load('nginx-light', NGINX_PORT));
+
+const pad = (s: string, n: number) => s.padEnd(n);
+console.log(`\n${pad('server', 14)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}errors/non-2xx`);
+for (const r of rows) console.log(`${pad(r.server, 14)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(r.mbps.toFixed(1), 8)}${r.errors}/${r.non2xx}`);
+if (rows[1]) {
+  const ratio = rows[0]!.rps / rows[1].rps;
+  console.log(`\nours / nginx: ${ratio.toFixed(2)}× the requests/s; p99 ${rows[0]!.p99} ms vs ${rows[1].p99} ms`);
+  console.log(`targets: ≥ 0.5× nginx (${ratio >= 0.5 ? 'met' : 'NOT met'}), p99 < 10 ms (${rows[0]!.p99 < 10 ? 'met' : 'NOT met'})`);
+}
+process.exit(0);
