@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
+import interactionDirective from './integrations/interaction/index.ts';
 import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
 
 // Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
@@ -11,7 +12,7 @@ export default defineConfig({
   // A separate output folder lets several checkouts or test runs build side by side.
   outDir: process.env.DIST_DIR ?? './dist',
   adapter: appAdapter(),
-  integrations: [react()],
+  integrations: [react(), interactionDirective()],
   session: false,
   trailingSlash: 'ignore',
   compressHTML: true,
