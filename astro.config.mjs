@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
 import compressAssets from './integrations/compress-assets.ts';
+import interactionDirective from './integrations/interaction/index.ts';
 import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
 
 /** Bytes (raw) up to which a built stylesheet is inlined into the pages that use it. */
@@ -15,7 +16,7 @@ export default defineConfig({
   // A separate output folder lets several checkouts or test runs build side by side.
   outDir: process.env.DIST_DIR ?? './dist',
   adapter: appAdapter(),
-  integrations: [react(), compressAssets()],
+  integrations: [react(), interactionDirective(), compressAssets()],
   session: false,
   trailingSlash: 'ignore',
   compressHTML: true,

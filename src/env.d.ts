@@ -1,5 +1,12 @@
 /// <reference types="astro/client" />
 
+declare namespace Astro {
+  interface ClientDirectives {
+    /** Hydrate on the first interaction inside the island (integrations/interaction/directive.ts). */
+    'client:interaction'?: boolean | import('../integrations/interaction/directive.ts').InteractionOptions;
+  }
+}
+
 interface ImportMetaEnv {
   readonly APP_BUILD_ID: string;
 }

@@ -119,7 +119,9 @@ test.describe('technical data', () => {
   test('switching to imperial changes every specification on this page and the next', async ({ page, consoleErrors }) => {
     await page.goto(KAPPA_310);
     await expectTechnicalData(page, 'kappa-310', 'dim_metric');
-    await page.getByRole('radio', { name: 'Imperial' }).check();
+    // The island hydrates on this first click and replays it (client:interaction): checked once live.
+    await page.getByRole('radio', { name: 'Imperial' }).click();
+    await expect(page.getByRole('radio', { name: 'Imperial' })).toBeChecked();
     await expectTechnicalData(page, 'kappa-310', 'dim_imperial');
     await expect(page.getByRole('heading', { name: 'Kappa 310 (AWG 30–14)' })).toBeVisible();
 

@@ -22,7 +22,10 @@ interface Props {
   messages: AddToComparisonMessages;
 }
 
-/** Adds the product to the comparison basket, or takes every instance of it out again. */
+/**
+ * Adds the product to the comparison basket, or takes every instance of it out again. Hydrates on
+ * the first interaction, or at once when the stored basket holds something (badge.ts wakes it).
+ */
 export function AddToComparison({ summary, variantId, language, prefix, messages: m }: Props) {
   const hydrated = useHydrated();
   const basket = useStore($basket);
@@ -34,10 +37,13 @@ export function AddToComparison({ summary, variantId, language, prefix, messages
       <button
         type="button"
         className={`btn${inBasket ? ' btn--secondary' : ''}`}
-        disabled={!hydrated}
-        onClick={() => (inBasket
-          ? removeProductFromBasket(summary.slug)
-          : addToBasket({ slug: summary.slug, variantId, classificationSlug: summary.classification.slug, name: summary.name }, { summary }))}
+        onClick={() => {
+          // Decided from the store, not the render: a click replayed right after hydration comes
+          // before the first effect has run.
+          loadBasket({ language, prefix });
+          if (hasSlug($basket.get(), summary.slug)) removeProductFromBasket(summary.slug);
+          else addToBasket({ slug: summary.slug, variantId, classificationSlug: summary.classification.slug, name: summary.name }, { summary });
+        }}
       >
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
           {inBasket ? <path d="M5 12h14" /> : <path d="M12 5v14M5 12h14" />}

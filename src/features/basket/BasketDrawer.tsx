@@ -14,7 +14,7 @@ import {
 
 /** The locale keys this island shows (see i18n/island.ts). */
 export const MESSAGE_KEYS = [
-  'basket.title', 'basket.toggle', 'basket.close', 'basket.empty', 'basket.compare', 'basket.removeItem', 'basket.removeGroup', 'basket.added', 'basket.loading', 'flash.dismiss', 'flash.success',
+  'basket.title', 'basket.close', 'basket.empty', 'basket.compare', 'basket.removeItem', 'basket.removeGroup', 'basket.added', 'basket.loading', 'flash.dismiss', 'flash.success',
 ] as const;
 export type BasketDrawerMessages = IslandMessages<typeof MESSAGE_KEYS>;
 
@@ -22,17 +22,16 @@ interface Props {
   language: string;
   prefix: string;
   rendered: MeasurementSystem;
-  /** The comparison page shows the basket itself: no floating button there. */
-  onComparisonPage?: boolean;
   messages: BasketDrawerMessages;
 }
 
 /**
- * The comparison basket on every page of the main site: a floating button with the number of
- * products (shown once there is one), a drawer with the products by classification, and the
- * notification after an add.
+ * The comparison basket on every page of the main site: the drawer with the products by
+ * classification, and the notification after an add. The floating button that opens the drawer
+ * is server-rendered beside this island (ComparisonBasket.astro, badge.ts), so an empty basket
+ * loads no framework code.
  */
-export function BasketDrawer({ language, prefix, rendered, onComparisonPage = false, messages: m }: Props) {
+export function BasketDrawer({ language, prefix, rendered, messages: m }: Props) {
   const hydrated = useHydrated();
   const view = useStore($basketView);
   const lastAdded = useStore($lastAdded);
@@ -49,14 +48,8 @@ export function BasketDrawer({ language, prefix, rendered, onComparisonPage = fa
 
   return (
     <>
-      {count > 0 && !onComparisonPage && (
-        <button type="button" className="basket-toggle" aria-haspopup="dialog" onClick={() => dialog.current?.showModal()}>
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d="M4 20V10M10 20V4M16 20v-7M22 20H2" /></svg>
-          <span>{fill(m['basket.toggle'], { count })}</span>
-        </button>
-      )}
       {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop is a pointer shortcut; Escape (native to <dialog>) and the close button serve the keyboard */}
-      <dialog ref={dialog} className="basket-drawer" aria-labelledby="basket-drawer-title" onClick={(e) => { if (e.target === dialog.current) dialog.current?.close(); }}>
+      <dialog ref={dialog} id="basket-drawer" className="basket-drawer" aria-labelledby="basket-drawer-title" onClick={(e) => { if (e.target === dialog.current) dialog.current?.close(); }}>
         <div className="basket-drawer__head">
           <h2 id="basket-drawer-title">{m['basket.title']}</h2>
           <button type="button" className="basket-drawer__close" onClick={() => dialog.current?.close()}>

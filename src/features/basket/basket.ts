@@ -20,8 +20,7 @@ export interface BasketGroup {
 
 export type Basket = BasketGroup[];
 
-/** The single localStorage key of the basket (spec §9). */
-export const BASKET_STORAGE_KEY = 'komax.comparison-basket';
+export { BASKET_STORAGE_KEY } from './storage-key.ts';
 /** More makes no sense to compare and the catalogue answers at most 100 slugs per request. */
 export const MAX_BASKET_PRODUCTS = 100;
 

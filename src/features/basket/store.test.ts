@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BASKET_STORAGE_KEY, parseBasket } from './basket.ts';
+import { BASKET_CHANGED_EVENT } from './badge.ts';
 
 /** A minimal browser for the store: localStorage, window events and fetch. */
 function browser(stored: Record<string, string> = {}, opts: { throwing?: boolean } = {}) {
@@ -11,14 +12,15 @@ function browser(stored: Record<string, string> = {}, opts: { throwing?: boolean
   };
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal('window', { addEventListener: () => {} });
-  vi.stubGlobal('document', { cookie: '' });
+  const doc = Object.assign(new EventTarget(), { cookie: '' });
+  vi.stubGlobal('document', doc);
   const fetchMock = vi.fn(async (url: string) => {
     const slugs = new URL(url, 'http://x').searchParams.get('slugs')!.split(',');
     const products = slugs.filter((s) => s !== 'gone').map((s) => ({ slug: s, name: s.toUpperCase(), route: `/products/c/${s}`, imageUrl: null, classification: { slug: 'c', name: 'C' }, variants: [] }));
     return new Response(JSON.stringify({ products }), { status: 200 });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { data, fetchMock };
+  return { data, fetchMock, document: doc };
 }
 
 async function freshStore() {
@@ -57,6 +59,18 @@ describe('basket store', () => {
     await vi.waitFor(() => expect(s.$basketView.get()[0]!.products[0]!.name).toBe('KAPPA-310'));
     s.removeClassificationFromBasket('c');
     expect(parseBasket(data.get(BASKET_STORAGE_KEY)).map((g) => g.slug)).toEqual(['d']);
+  });
+
+  it('announces the number of products after every change (the badge script and the drawer island listen)', async () => {
+    const { document } = browser();
+    const counts: number[] = [];
+    document.addEventListener(BASKET_CHANGED_EVENT, (e) => counts.push((e as CustomEvent<{ count: number }>).detail.count));
+    const s = await freshStore();
+    s.loadBasket({ language: 'en', prefix: '/en' });
+    s.addToBasket({ slug: 'kappa-310', variantId: null, classificationSlug: 'c', name: 'Kappa 310' });
+    s.addToBasket({ slug: 'alpha-550', variantId: null, classificationSlug: 'd', name: 'Alpha 550' });
+    s.removeProductFromBasket('kappa-310');
+    expect(counts).toEqual([1, 2, 1]);
   });
 
   it('notifies the last added product unless told not to', async () => {

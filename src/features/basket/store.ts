@@ -6,6 +6,7 @@ import {
 } from './basket.ts';
 import { basketView, type BasketSummary } from './view.ts';
 import { browserLogger } from '../platform/log.ts';
+import { BASKET_CHANGED_EVENT } from './badge.ts';
 
 const log = browserLogger('basket');
 
@@ -24,8 +25,16 @@ const $config = atom({ language: 'en', prefix: '/en' });
 export const $basketView = computed([$basket, $summaries, $measurement, $config], (basket, summaries, system, config) =>
   basketView(basket, summaries, system, config.prefix));
 
+/** Tells the badge script (and the drawer island, which then hydrates) that the basket changed. */
+function announce(basket: Basket): void {
+  if (typeof document === 'undefined') return;
+  const count = basket.reduce((n, g) => n + g.products.length, 0);
+  document.dispatchEvent(new CustomEvent(BASKET_CHANGED_EVENT, { detail: { count } }));
+}
+
 function save(basket: Basket): void {
   $basket.set(basket);
+  announce(basket);
   try {
     localStorage.setItem(BASKET_STORAGE_KEY, serializeBasket(basket));
   } catch {

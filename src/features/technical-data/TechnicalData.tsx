@@ -3,7 +3,6 @@ import type { Specification, Variant } from '../../lib/catalogue/types.ts';
 import type { IslandMessages } from '../../i18n/island.ts';
 import { MeasurementSwitch, MESSAGE_KEYS as SWITCH_MESSAGE_KEYS } from './MeasurementSwitch.tsx';
 import { specificationsFor, variantName } from './specifications.ts';
-import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { useMeasurement } from './use-measurement.ts';
 
 /** The locale keys this island shows (see i18n/island.ts). */
@@ -45,15 +44,15 @@ function SpecTable({ specs, caption, m }: { specs: Specification[]; caption: str
 
 /**
  * Technical data and variants in the visitor's measurement system (spec §5): only that system's
- * readings, duplicates dropped. Switching re-renders at once, without a reload.
+ * readings, duplicates dropped. Switching re-renders at once, without a reload. The radios are live
+ * in the server HTML: a click before hydration is replayed by `client:interaction` once it is live.
  */
 export function TechnicalData({ specifications, variants, rendered, headingId, messages: m }: Props) {
   const system = useMeasurement(rendered);
-  const hydrated = useHydrated();
   const specs = specificationsFor(specifications, system);
   return (
     <div className="technical-data" data-measurement={system}>
-      <MeasurementSwitch value={system} messages={m} name={`${headingId}-system`} disabled={!hydrated} />
+      <MeasurementSwitch value={system} messages={m} name={`${headingId}-system`} />
       {specs.length > 0 ? <SpecTable specs={specs} caption={m['technicalData.title']} m={m} /> : <p>{m['technicalData.none']}</p>}
       {variants.length > 0 && (
         <div className="technical-data__variants">

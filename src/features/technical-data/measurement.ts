@@ -1,16 +1,11 @@
 import { atom } from 'nanostores';
 import type { MeasurementSystem } from '../../site/types.ts';
 import { readCookie, writeCookie } from '../platform/cookies.ts';
+import { MEASUREMENT_COOKIE, MEASUREMENT_STORAGE_KEY, parseMeasurement } from './preference.ts';
 
-/** Where the choice lives: a cookie the server reads (middleware) and localStorage. */
-export const MEASUREMENT_COOKIE = 'measurement';
-export const MEASUREMENT_STORAGE_KEY = 'komax.measurement';
+export { MEASUREMENT_COOKIE, MEASUREMENT_STORAGE_KEY, parseMeasurement };
+
 const ONE_YEAR = 60 * 60 * 24 * 365;
-
-/** 'Metric' or 'Imperial' from a stored value; anything else is no choice. */
-export function parseMeasurement(value: string | null | undefined): MeasurementSystem | null {
-  return value === 'Metric' || value === 'Imperial' ? value : null;
-}
 
 /** The visitor's measurement system; starts as what the server rendered, then the saved choice. */
 export const $measurement = atom<MeasurementSystem>('Metric');
