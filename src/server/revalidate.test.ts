@@ -9,7 +9,7 @@ const SECRET = 'a-revalidation-secret';
 
 const result = (releaseId: string | null, rendered = 1): PrerenderResult => ({
   releaseId, rendered, unchanged: 0, removed: 0, failed: [], total: rendered, seconds: 0.5,
-  collectSeconds: 0, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, pagesPerSecond: 0,
+  collectSeconds: 0, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0,
 });
 
 interface Run {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { withCspMeta } from '../headers.ts';
-import { writeAtomic } from '../../lib/fs/atomic.ts';
+import { writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
 
 /** One route to render: where its files go and what it is rendered from. */
@@ -33,7 +33,8 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
   const html = withCspMeta(Buffer.from(await res.arrayBuffer()), csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
-    await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), JSON.stringify(job.model))]);
+    writeReleaseFile(join(dir, 'index.html'), html);
+    writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(job.model));
   }
   return { host: job.host, path: job.path, status: res.status, csp };
 }

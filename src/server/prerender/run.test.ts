@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
-import { liveDir, readPointer } from '../release.ts';
+import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
 import type { BuildMeta } from '../static-site.ts';
 import type { Collected, PlannedRoute } from './collect.ts';
 import { prerender, type PrerenderResult } from './run.ts';
@@ -186,5 +186,28 @@ describe('prerender: render, keep, remove', () => {
     const next = await run(SITE.map((r) => ({ ...r, version: 2 })));
     expect(rendered).toEqual(['/en/contact']);
     expect(next.rendered).toBe(1);
+  });
+
+  it('stages the next release after a publish, and the next change starts from it instead of copying', async () => {
+    const first = await run(SITE);
+    const releases = async () => (await readdir(join(staticRoot, 'releases'))).sort();
+    const staged = (await releases()).filter((id) => stagedBase(staticRoot, id) === first.releaseId);
+    expect(staged).toHaveLength(1);
+    expect(existsSync(join(releaseDir(staticRoot, staged[0]!), HOST, 'en/about-us/index.html'))).toBe(true);
+    // Nothing changed: the staged copy stays for the next change.
+    await run(SITE);
+    expect(await releases()).toEqual([first.releaseId!, staged[0]!].sort());
+
+    const second = await run([SITE[0]!, { ...SITE[1]!, version: 2 }, SITE[2]!]);
+    expect(rendered).toEqual(['/en/about-us']);
+    // The staged folder became the new release (no second copy); a new one is staged from it.
+    expect(existsSync(releaseDir(staticRoot, staged[0]!))).toBe(false);
+    const after = await releases();
+    expect(after).toHaveLength(3);
+    expect(after.filter((id) => stagedBase(staticRoot, id) === second.releaseId)).toHaveLength(1);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
+    // The previous release is untouched by the change.
+    expect(readFileSync(join(releaseDir(staticRoot, first.releaseId!), HOST, 'en/about-us/index.html'), 'utf8')).toContain('v1');
   });
 });

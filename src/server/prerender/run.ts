@@ -11,7 +11,7 @@ import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 import { renderAll } from './render-pool.ts';
 import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
-import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
+import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, skipInCopy, stageRelease, takeStaged, type ReleaseHosts } from '../release.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -26,6 +26,8 @@ export interface PrerenderOptions {
   /** Re-render these pages (by id or slug) even when their fingerprint is unchanged. */
   force?: { ids?: string[]; slugs?: string[]; all?: boolean };
   onProgress?: (p: Progress) => void;
+  /** Stage the next run's link copy after a publish (default true; see release.ts takeStaged). */
+  stage?: boolean;
 }
 
 export interface Progress {
@@ -51,6 +53,8 @@ export interface PrerenderResult {
   renderSeconds: number;
   /** Writing the search index, manifests and sitemaps of a new release. */
   publishSeconds: number;
+  /** After the publish: staging the next run's link copy (not in `seconds`). */
+  stageSeconds: number;
   pagesPerSecond: number;
 }
 
@@ -127,8 +131,8 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   const collectSeconds = (performance.now() - started) / 1000;
   const liveId = readPointer(staticRoot);
   const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
-  const releaseId = newReleaseId();
-  const releaseRoot = releaseDir(staticRoot, releaseId);
+  let releaseId = newReleaseId();
+  let releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
 
   const liveHosts = liveRoot ? readHosts(liveRoot) : null;
@@ -141,20 +145,24 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     liveHosts: Object.keys(liveHosts?.hosts ?? {}),
     force: opts.force,
   });
-  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
   const changed = planned.changed;
+  // The link copy of the live release, staged after the last publish, when there is one.
+  const linkStart = performance.now();
+  const staged = changed && liveId ? await takeStaged(staticRoot, liveId, planned.hosts.filter((p) => p.previous).map((p) => p.host)) : null;
+  if (staged) {
+    releaseId = staged;
+    releaseRoot = releaseDir(staticRoot, releaseId);
+  }
+  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
   if (!changed) {
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;
-    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, pagesPerSecond: 0 };
+    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0 };
   }
 
   // The new release starts as the live one: every file hard-linked (nothing read or copied), except
   // the build manifests, which are written anew.
-  const linkStart = performance.now();
-  await Promise.all(plans.map((p) => (p.liveHostDir
-    ? linkTree(p.liveHostDir, p.hostDir, { skip: (rel) => rel === 'builds' || rel.startsWith('builds/') || rel.endsWith('.tmp') })
-    : undefined)));
+  if (!staged) await Promise.all(plans.map((p) => (p.liveHostDir ? linkTree(p.liveHostDir, p.hostDir, { skip: skipInCopy }) : undefined)));
   const linkSeconds = (performance.now() - linkStart) / 1000;
 
   const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
@@ -241,8 +249,12 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   // Every file of the release is written: make it live in one step, then drop the releases
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
-  await cleanStatic(staticRoot, { searchDir });
   const seconds = (performance.now() - started) / 1000;
+  await cleanStatic(staticRoot, { searchDir });
+  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
+  const stageStart = performance.now();
+  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
+  const stageSeconds = (performance.now() - stageStart) / 1000;
   return {
     releaseId,
     rendered: done - failed.length,
@@ -255,6 +267,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     linkSeconds,
     renderSeconds,
     publishSeconds,
+    stageSeconds,
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
   };
 }
