@@ -22,8 +22,9 @@ const arg = (name: string, fallback: string) => {
 const targetRoutes = Number(arg('routes', '10000'));
 const baseline = !process.argv.includes('--no-baseline');
 const work = join(tmpdir(), 'komax-bench-prerender');
-const PORT = 4398;
-const HUB_PORT = 4196;
+// --port P uses P (the public port), P-2, P-3 and P-4 (emulators): keep them inside your port block.
+const PORT = Number(arg('port', '4398'));
+const HUB_PORT = PORT - 2;
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
