@@ -7,6 +7,7 @@ import { createRunData, routeSourceContext } from '../../features/platform/run-d
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
+import { idsOf, type IndexedRoute } from './targets.ts';
 
 export type HostMode = 'local' | 'public';
 
@@ -19,6 +20,8 @@ export interface PlannedRoute extends Omit<SourcedRoute, 'inSitemap'> {
   siteId: string;
   locale: Locale;
   inSitemap: boolean;
+  /** The data keys the route was built from (for the route index of targeted revalidations). */
+  reads: string[];
 }
 
 export interface Collected {
@@ -27,7 +30,17 @@ export interface Collected {
   routes: PlannedRoute[];
   /** Hosts and their origins, one static tree each. */
   hosts: Map<string, string>;
+  /** Data key → record ids in its value, for every key a built route read. */
+  keyIds: Map<string, string[]>;
+  /** Hash of the system data (a targeted run collects everything when it changed). */
+  systemHash: string;
 }
+
+/** What a targeted run keeps of the live release: the route at host and path, unbuilt, or null (build it). */
+export type KeepRoute = (host: string, path: string) => IndexedRoute | null;
+
+/** A kept route's stand-in model: never rendered (its files are the live release's). */
+const KEPT_MODEL = { kind: 'kept' } as unknown as SourcedRoute['model'];
 
 /** The host a site is prerendered for: its loopback domain locally, its public domain otherwise. */
 export function prerenderHost(site: Site, mode: HostMode): string | null {
@@ -45,7 +58,7 @@ export function originOf(host: string, mode: HostMode, port: number): string {
  * record. Records shared by locales with the same locale chain are fetched once. Throws (and
  * nothing is written) when a service fails.
  */
-export async function collect(services: Services, opts: { mode: HostMode; port: number; sources?: RouteSource[] }): Promise<Collected> {
+export async function collect(services: Services, opts: { mode: HostMode; port: number; sources?: RouteSource[]; keep?: KeepRoute }): Promise<Collected> {
   const base: ContentContext = { config: services.content, locales: ['en'], stage: 'PUBLISHED' };
   const [system, redirects] = await Promise.all([getSystemData(base), listSystemRedirects(base)]);
   const sources = opts.sources ?? ROUTE_SOURCES;
@@ -60,6 +73,14 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
     return h;
   };
   const systemHash = hash(system);
+  const keyIds = new Map<string, string[]>();
+  const idCache = new WeakMap<object, string[]>();
+  const idsOfValue = (value: unknown): string[] => {
+    if (value === null || typeof value !== 'object') return [];
+    let ids = idCache.get(value);
+    if (!ids) { ids = [...idsOf(value)]; idCache.set(value, ids); }
+    return ids;
+  };
 
   for (const site of system.sites) {
     const host = prerenderHost(site, opts.mode);
@@ -68,10 +89,25 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
     hosts.set(host, origin);
     const siteSources = sources.filter((s) => s.appliesTo(site));
     await Promise.all(siteLocales(site, system).map(async (locale) => {
-      const ctx = routeSourceContext({ system, site, locale, host, services, data, hash });
+      const reads = new Map<string, string[]>();
+      const onBuilt = (pagePath: string, keys: string[], values: unknown[]) => {
+        reads.set(pagePath, keys);
+        keys.forEach((k, i) => { if (!keyIds.has(k)) keyIds.set(k, idsOfValue(values[i])); });
+      };
+      const kept = opts.keep && ((pagePath: string): SourcedRoute | null => {
+        const r = opts.keep!(host, localizedPath(site, locale, pagePath));
+        if (!r) return null;
+        reads.set(pagePath, r.reads);
+        return {
+          pagePath, model: KEPT_MODEL, recordHashes: [], languages: r.languages, updatedAt: r.updatedAt, keys: r.keys,
+          ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap, kept: true,
+        };
+      });
+      const ctx = routeSourceContext({ system, site, locale, host, services, data, hash, onBuilt, ...(kept ? { kept } : {}) });
       for (const source of siteSources) {
         for (const r of await source.routes(ctx)) {
           routes.push({
+            reads: reads.get(r.pagePath) ?? [], ...(r.kept ? { kept: true } : {}),
             host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,
             model: r.model, recordHashes: [systemHash, ...r.recordHashes],
             languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search, inSitemap: r.inSitemap !== false,
@@ -80,5 +116,5 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
       }
     }));
   }
-  return { system, redirects, routes, hosts };
+  return { system, redirects, routes, hosts, keyIds, systemHash };
 }

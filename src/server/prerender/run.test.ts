@@ -7,7 +7,8 @@ import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
 import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
 import type { BuildMeta } from '../static-site.ts';
-import type { Collected, PlannedRoute } from './collect.ts';
+import type { Collected, KeepRoute, PlannedRoute } from './collect.ts';
+import type { ChangedRecord } from './targets.ts';
 import { prerender, type PrerenderResult } from './run.ts';
 import { parseServerEnv } from '../env.ts';
 
@@ -19,14 +20,22 @@ const SYSTEM = {
   sites: [{ id: 'main', isMain: true, slug: '', domains: [{ host: HOST, slug: null }] }],
 } as unknown as SystemData;
 
-/** A route of the fake route set: `version` is its record (a new version is a changed record). */
-interface FakeRoute { path: string; version: number; keys?: string[] }
+/**
+ * A route of the fake route set: `version` is its record (a new version is a changed record);
+ * `reads` are the data keys it is built from, whose values hold the record ids in `KEY_IDS`.
+ */
+interface FakeRoute { path: string; version: number; keys?: string[]; reads?: string[] }
 
 const planned = (r: FakeRoute): PlannedRoute => ({
   host: HOST, origin: ORIGIN, path: r.path, pagePath: r.path.slice(3), siteId: 'main', locale: LOCALE,
-  model: { version: r.version } as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`],
-  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false,
+  model: { version: r.version } as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`, ...(r.reads ?? [])],
+  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false, reads: r.reads ?? [],
+  search: { title: `${r.path} v${r.version}`, description: '', body: '' },
 });
+/** Record ids in the value of each data key the fake routes read. */
+const KEY_IDS = new Map([['["nav"]', ['about-id', 'contact-id']], ['["teasers"]', ['contact-id']]]);
+/** Paths the fake collect built (not kept) in the last run. */
+let built: string[];
 
 let dist: string;
 let staticRoot: string;
@@ -37,8 +46,9 @@ let rendered: string[];
  * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
  * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
  */
-function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[] } = {}): Promise<PrerenderResult> {
+function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string } = {}): Promise<PrerenderResult> {
   rendered = [];
+  built = [];
   const app = {
     async render(req: Request, { locals }: { locals: object }): Promise<Response> {
       const path = new URL(req.url).pathname;
@@ -51,10 +61,20 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
       });
     },
   };
-  const collected: Collected = { system: SYSTEM, redirects: [], routes: routes.map(planned), hosts: new Map([[HOST, ORIGIN]]) };
+  // Like the real collect: a route the targeted run keeps is listed without being built.
+  const collect = async (_: unknown, { keep }: { keep?: KeepRoute }): Promise<Collected> => ({
+    system: SYSTEM, redirects: [], hosts: new Map([[HOST, ORIGIN]]), systemHash: opts.systemHash ?? 'system-1',
+    keyIds: new Map([...KEY_IDS].filter(([k]) => routes.some((r) => !keep?.(HOST, r.path) && r.reads?.includes(k)))),
+    routes: routes.map((r) => {
+      const kept = keep?.(HOST, r.path);
+      if (kept) return { ...planned(r), model: { kind: 'kept' } as unknown as PageModelBase, recordHashes: [], kept: true, reads: kept.reads, keys: kept.keys };
+      built.push(r.path);
+      return planned(r);
+    }),
+  });
   return prerender(
-    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force },
-    { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect: async () => collected },
+    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records },
+    { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect },
   );
 }
 
@@ -209,5 +229,58 @@ describe('prerender: render, keep, remove', () => {
     expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
     // The previous release is untouched by the change.
     expect(readFileSync(join(releaseDir(staticRoot, first.releaseId!), HOST, 'en/about-us/index.html'), 'utf8')).toContain('v1');
+  });
+});
+
+describe('prerender: targeted revalidation (named records)', () => {
+  const TARGET_SITE: FakeRoute[] = [
+    { path: '/en', version: 1, keys: ['home-id', 'home'], reads: ['["nav"]'] },
+    { path: '/en/about-us', version: 1, keys: ['about-id', 'about-us'] },
+    { path: '/en/contact', version: 1, keys: ['contact-id', 'contact'] },
+    { path: '/en/news', version: 1, keys: ['news-id', 'news'], reads: ['["teasers"]'] },
+  ];
+  const changedContact = TARGET_SITE.map((r) => (r.path === '/en/contact' ? { ...r, version: 2 } : r));
+
+  it('builds only the routes a named record affects (its own and those that read a value holding it), and keeps the rest unbuilt', async () => {
+    await run(TARGET_SITE);
+    const result = await run(changedContact, { records: [{ model: 'page', id: 'contact-id', stage: 'PUBLISHED' }] });
+    expect(result.scope).toBe('targeted');
+    expect(built.sort()).toEqual(['/en', '/en/contact', '/en/news']);
+    expect(rendered).toEqual(['/en/contact']);
+    expect(result).toMatchObject({ rendered: 1, unchanged: 3, removed: 0, total: 4 });
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v2</p>');
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v1</p>');
+    expect(Object.keys(liveMeta().routes).sort()).toEqual(['/en', '/en/about-us', '/en/contact', '/en/news']);
+    // The next targeted run still knows every route (the index carries the kept ones over).
+    const again = await run(changedContact.map((r) => (r.path === '/en/about-us' ? { ...r, version: 2 } : r)), { records: [{ model: 'page', id: 'about-id' }] });
+    expect(again.scope).toBe('targeted');
+    expect(built.sort()).toEqual(['/en', '/en/about-us']);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+  });
+
+  it('removes the routes of a named record that is gone', async () => {
+    await run(TARGET_SITE);
+    const result = await run(TARGET_SITE.filter((r) => r.path !== '/en/about-us'), { records: [{ model: 'page', id: 'about-id' }] });
+    expect(result).toMatchObject({ scope: 'targeted', removed: 1 });
+    expect(liveHtml('/en/about-us')).toBeNull();
+  });
+
+  it('changes nothing for records of another stage', async () => {
+    const first = await run(TARGET_SITE);
+    const result = await run(changedContact, { records: [{ model: 'page', id: 'contact-id', stage: 'DRAFT' }] });
+    expect(result).toMatchObject({ releaseId: null, scope: 'targeted' });
+    expect(built).toEqual([]);
+    expect(readPointer(staticRoot)).toBe(first.releaseId);
+  });
+
+  it('collects everything for a record the live release does not know, or when the system data changed', async () => {
+    await run(TARGET_SITE);
+    const unknown = await run(changedContact, { records: [{ model: 'page', id: 'new-page-id' }] });
+    expect(unknown).toMatchObject({ scope: 'full', scopeReason: 'not in the live release: new-page-id' });
+    expect(built).toHaveLength(4);
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v2</p>');
+    const system = await run(TARGET_SITE, { records: [{ model: 'page', id: 'contact-id' }], systemHash: 'system-2' });
+    expect(system).toMatchObject({ scope: 'full', scopeReason: 'the system data changed' });
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
   });
 });

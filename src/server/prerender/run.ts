@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { collect, prerenderHost, type Collected, type HostMode } from './collect.ts';
+import { collect, prerenderHost, type Collected, type HostMode, type KeepRoute } from './collect.ts';
+import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
@@ -25,6 +26,11 @@ export interface PrerenderOptions {
   threads?: number;
   /** Re-render these pages (by id or slug) even when their fingerprint is unchanged. */
   force?: { ids?: string[]; slugs?: string[]; all?: boolean };
+  /**
+   * The changed records a webhook named: only the routes they affect are collected and built,
+   * the rest is kept from the live release (see targets.ts; everything when it cannot be sure).
+   */
+  records?: ChangedRecord[];
   onProgress?: (p: Progress) => void;
   /** Stage the next run's link copy after a publish (default true; see release.ts takeStaged). */
   stage?: boolean;
@@ -56,6 +62,9 @@ export interface PrerenderResult {
   /** After the publish: staging the next run's link copy (not in `seconds`). */
   stageSeconds: number;
   pagesPerSecond: number;
+  /** `targeted` when only what the named records affect was collected, else why everything was. */
+  scope: 'full' | 'targeted';
+  scopeReason?: string;
 }
 
 export interface BuiltEntry {
@@ -98,7 +107,7 @@ function readPrevious(hostDir: string): BuildMeta | null {
 /** Where a run gets the built app and the records from; tests pass fakes (no build, no services). */
 export interface PrerenderDeps {
   loadEntry?: (distDir: string) => Promise<BuiltEntry>;
-  collect?: (opts: PrerenderOptions) => Promise<Collected>;
+  collect?: (opts: PrerenderOptions, more: { keep?: KeepRoute }) => Promise<Collected>;
 }
 
 /**
@@ -125,12 +134,54 @@ export async function prerender(opts: PrerenderOptions, deps: PrerenderDeps = {}
 async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
   const entry = await (deps.loadEntry ?? loadEntry)(opts.distDir);
-  const collected = await (deps.collect ? deps.collect(opts) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port }));
   // What every page is rendered with besides its records: the app build and the render configuration.
   const appInput = `${entry.buildId}\n${renderEnv(opts.env)}`;
-  const collectSeconds = (performance.now() - started) / 1000;
+  const app = appHash(appInput);
   const liveId = readPointer(staticRoot);
   const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
+  const liveMeta = new Map<string, BuildMeta | null>();
+  const metaOf = (host: string) => {
+    if (!liveMeta.has(host)) liveMeta.set(host, liveRoot ? readPrevious(join(liveRoot, host)) : null);
+    return liveMeta.get(host)!;
+  };
+
+  // A webhook that named records: collect only what they affect, when the live release says what that is.
+  let targeting: Targeting | null = null;
+  if (opts.records?.length && !opts.force?.all && liveRoot) {
+    // Pages forced by id or slug are named records too (built, never kept).
+    const forced = [...(opts.force?.ids ?? []), ...(opts.force?.slugs ?? [])].map((id) => ({ model: 'forced', id }));
+    targeting = target(readRouteIndex(liveRoot), app, [...opts.records, ...forced]);
+  }
+  if (targeting?.targeted && targeting.ids.length === 0) {
+    // Only records of other stages (drafts): nothing served changes.
+    const seconds = (performance.now() - started) / 1000;
+    return { releaseId: null, rendered: 0, unchanged: 0, removed: 0, failed: [], total: 0, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'targeted', scopeReason: 'no published record named' };
+  }
+  let keep: KeepRoute | undefined;
+  let index: RouteIndex | null = null;
+  if (targeting?.targeted) {
+    const { affected } = targeting;
+    index = targeting.index;
+    const byId = new Map(index.routes.map((r) => [routeId(r.host, r.path), r]));
+    keep = (host, path) => {
+      const id = routeId(host, path);
+      if (affected.has(id)) return null;
+      const r = byId.get(id);
+      // Kept only with its rule and its file in the live release.
+      return r && metaOf(host)?.routes[path] && existsSync(join(routeDir(join(liveRoot!, host), path), 'index.html')) ? r : null;
+    };
+  }
+  const runCollect = (k?: KeepRoute) => (deps.collect ? deps.collect(opts, { keep: k }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(k ? { keep: k } : {}) }));
+  let collected = await runCollect(keep);
+  let scopeReason = targeting && !targeting.targeted ? targeting.reason : undefined;
+  if (index && index.system !== collected.systemHash) {
+    // The system data (sites, locales, countries) changed too: every route may differ.
+    index = null;
+    scopeReason = 'the system data changed';
+    collected = await runCollect();
+  }
+  const scope: PrerenderResult['scope'] = index ? 'targeted' : 'full';
+  const collectSeconds = (performance.now() - started) / 1000;
   let releaseId = newReleaseId();
   let releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
@@ -140,7 +191,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     appInput,
     hosts: [...collected.hosts.keys()],
     routes: collected.routes,
-    previous: (host) => (liveRoot ? readPrevious(join(liveRoot, host)) : null),
+    previous: metaOf,
     hasFile: (host, path) => !!liveRoot && existsSync(join(routeDir(join(liveRoot, host), path), 'index.html')),
     liveHosts: Object.keys(liveHosts?.hosts ?? {}),
     force: opts.force,
@@ -157,7 +208,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   if (!changed) {
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;
-    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0 };
+    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope, ...(scopeReason ? { scopeReason } : {}) };
   }
 
   // The new release starts as the live one: every file hard-linked (nothing read or copied), except
@@ -243,6 +294,19 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
     await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
   }
+  // The route index of the release: what a later targeted run keeps without building (see targets.ts).
+  const indexed: IndexedRoute[] = [];
+  const keyIds: Record<string, string[]> = {};
+  for (const r of collected.routes) {
+    if (!rules.get(r.host)?.[r.path]) continue;
+    indexed.push({
+      host: r.host, path: r.path, pagePath: r.pagePath, siteId: r.siteId, locale: r.locale.code, keys: r.keys, reads: r.reads,
+      languages: r.languages, updatedAt: r.updatedAt, ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap,
+    });
+    for (const k of r.reads) keyIds[k] ??= collected.keyIds.get(k) ?? index?.keyIds[k] ?? [];
+  }
+  const routeIndex: RouteIndex = { format: ROUTE_INDEX_FORMAT, app, system: collected.systemHash, keyIds, routes: indexed };
+  await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));
   const main = collected.system.sites.find((s) => s.isMain);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
@@ -268,6 +332,8 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     renderSeconds,
     publishSeconds,
     stageSeconds,
+    scope,
+    ...(scopeReason ? { scopeReason } : {}),
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
   };
 }
