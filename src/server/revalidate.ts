@@ -60,25 +60,41 @@ export function createRevalidation(opts: {
   let safetyNet: NodeJS.Timeout | null = null;
   let running: Promise<PrerenderResult> | null = null;
   let queued: { force: RevalidateRequest; promise: Promise<PrerenderResult> } | null = null;
-  const workers = new Set<Worker>();
+  /** The prerender thread: started on the first run and kept (the App stays loaded); one run at a time. */
+  let worker: Worker | null = null;
+  let pending: { resolve(r: PrerenderResult): void; reject(err: Error): void } | null = null;
+  const prerenderThread = (): Worker => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
+      workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
+    });
+    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => {
+      const p = pending;
+      pending = null;
+      if (m.ok) p?.resolve(m.result!);
+      else p?.reject(new Error(m.error));
+    });
+    const gone = (err: Error) => {
+      // A crashed thread is replaced on the next run.
+      if (worker === w) worker = null;
+      const p = pending;
+      pending = null;
+      p?.reject(err);
+    };
+    w.once('error', gone);
+    w.once('exit', (code) => gone(new Error(`the prerender thread exited (${code})`)));
+    w.unref();
+    worker = w;
+    return w;
+  };
+
+  // Started with the server when revalidation is configured: the first webhook finds the App loaded.
+  if (!opts.runPrerender && opts.env.REVALIDATE_SECRET) prerenderThread();
 
   const runWorker = (force: RevalidateRequest) => new Promise<PrerenderResult>((resolve, reject) => {
-    const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
-      workerData: {
-        distDir: opts.distDir,
-        env: opts.env,
-        mode: opts.env.PRERENDER_HOSTS,
-        port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
-        force: { ids: force.ids, slugs: force.slugs, all: force.all },
-        records: force.records,
-        // The worker's lines carry the id of the request that started the run.
-        reqId: currentRequestId(),
-      },
-    });
-    workers.add(worker);
-    worker.once('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => (m.ok ? resolve(m.result!) : reject(new Error(m.error))));
-    worker.once('error', reject);
-    worker.once('exit', () => workers.delete(worker));
+    pending = { resolve, reject };
+    // The thread's lines carry the id of the request that started the run.
+    prerenderThread().postMessage({ force: { ids: force.ids, slugs: force.slugs, all: force.all }, records: force.records, reqId: currentRequestId() });
   });
 
   const schedule = (force: RevalidateRequest): Promise<PrerenderResult> => {
@@ -166,7 +182,8 @@ export function createRevalidation(opts: {
     run,
     close: () => {
       if (safetyNet) clearTimeout(safetyNet);
-      for (const w of workers) void w.terminate();
+      if (worker) void worker.terminate();
+      worker = null;
     },
   };
 }

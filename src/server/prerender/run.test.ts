@@ -7,7 +7,7 @@ import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
 import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
 import type { BuildMeta } from '../static-site.ts';
-import type { Collected, KeepRoute, PlannedRoute } from './collect.ts';
+import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
 import type { ChangedRecord } from './targets.ts';
 import { prerender, type PrerenderResult } from './run.ts';
 import { parseServerEnv } from '../env.ts';
@@ -29,7 +29,7 @@ interface FakeRoute { path: string; version: number; keys?: string[]; reads?: st
 const planned = (r: FakeRoute): PlannedRoute => ({
   host: HOST, origin: ORIGIN, path: r.path, pagePath: r.path.slice(3), siteId: 'main', locale: LOCALE,
   model: { version: r.version } as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`, ...(r.reads ?? [])],
-  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false, reads: r.reads ?? [],
+  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false, reads: r.reads ?? [], source: 'fake',
   search: { title: `${r.path} v${r.version}`, description: '', body: '' },
 });
 /** Record ids in the value of each data key the fake routes read. */
@@ -62,7 +62,9 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
     },
   };
   // Like the real collect: a route the targeted run keeps is listed without being built.
-  const collect = async (_: unknown, { keep }: { keep?: KeepRoute }): Promise<Collected> => ({
+  const collect = async (_: unknown, { targets }: { targets?: CollectTargets }): Promise<Collected> => {
+    const keep = targets?.keep;
+    return {
     system: SYSTEM, redirects: [], hosts: new Map([[HOST, ORIGIN]]), systemHash: opts.systemHash ?? 'system-1',
     keyIds: new Map([...KEY_IDS].filter(([k]) => routes.some((r) => !keep?.(HOST, r.path) && r.reads?.includes(k)))),
     routes: routes.map((r) => {
@@ -71,7 +73,8 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
       built.push(r.path);
       return planned(r);
     }),
-  });
+    };
+  };
   return prerender(
     { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records },
     { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect },

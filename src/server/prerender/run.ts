@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { collect, prerenderHost, type Collected, type HostMode, type KeepRoute } from './collect.ts';
+import { collect, prerenderHost, type Collected, type CollectTargets, type HostMode } from './collect.ts';
 import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
@@ -107,7 +107,7 @@ function readPrevious(hostDir: string): BuildMeta | null {
 /** Where a run gets the built app and the records from; tests pass fakes (no build, no services). */
 export interface PrerenderDeps {
   loadEntry?: (distDir: string) => Promise<BuiltEntry>;
-  collect?: (opts: PrerenderOptions, more: { keep?: KeepRoute }) => Promise<Collected>;
+  collect?: (opts: PrerenderOptions, more: { targets?: CollectTargets }) => Promise<Collected>;
 }
 
 /**
@@ -157,22 +157,33 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     const seconds = (performance.now() - started) / 1000;
     return { releaseId: null, rendered: 0, unchanged: 0, removed: 0, failed: [], total: 0, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'targeted', scopeReason: 'no published record named' };
   }
-  let keep: KeepRoute | undefined;
+  let targets: CollectTargets | undefined;
   let index: RouteIndex | null = null;
   if (targeting?.targeted) {
-    const { affected } = targeting;
+    const { affected, sources } = targeting;
     index = targeting.index;
     const byId = new Map(index.routes.map((r) => [routeId(r.host, r.path), r]));
-    keep = (host, path) => {
-      const id = routeId(host, path);
-      if (affected.has(id)) return null;
-      const r = byId.get(id);
-      // Kept only with its rule and its file in the live release.
-      return r && metaOf(host)?.routes[path] && existsSync(join(routeDir(join(liveRoot!, host), path), 'index.html')) ? r : null;
+    const bySource = new Map<string, IndexedRoute[]>();
+    for (const r of index.routes) {
+      const k = `${r.host}\n${r.locale}\n${r.source}`;
+      const list = bySource.get(k);
+      if (list) list.push(r);
+      else bySource.set(k, [r]);
+    }
+    targets = {
+      sources,
+      keep: (host, path) => {
+        const id = routeId(host, path);
+        if (affected.has(id)) return null;
+        const r = byId.get(id);
+        // Kept only with its rule and its file in the live release.
+        return r && metaOf(host)?.routes[path] && existsSync(join(routeDir(join(liveRoot!, host), path), 'index.html')) ? r : null;
+      },
+      routesOf: (host, locale, source) => bySource.get(`${host}\n${locale}\n${source}`) ?? [],
     };
   }
-  const runCollect = (k?: KeepRoute) => (deps.collect ? deps.collect(opts, { keep: k }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(k ? { keep: k } : {}) }));
-  let collected = await runCollect(keep);
+  const runCollect = (t?: CollectTargets) => (deps.collect ? deps.collect(opts, { targets: t }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(t ? { targets: t } : {}) }));
+  let collected = await runCollect(targets);
   let scopeReason = targeting && !targeting.targeted ? targeting.reason : undefined;
   if (index && index.system !== collected.systemHash) {
     // The system data (sites, locales, countries) changed too: every route may differ.
@@ -300,7 +311,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   for (const r of collected.routes) {
     if (!rules.get(r.host)?.[r.path]) continue;
     indexed.push({
-      host: r.host, path: r.path, pagePath: r.pagePath, siteId: r.siteId, locale: r.locale.code, keys: r.keys, reads: r.reads,
+      host: r.host, path: r.path, pagePath: r.pagePath, siteId: r.siteId, source: r.source, locale: r.locale.code, keys: r.keys, reads: r.reads,
       languages: r.languages, updatedAt: r.updatedAt, ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap,
     });
     for (const k of r.reads) keyIds[k] ??= collected.keyIds.get(k) ?? index?.keyIds[k] ?? [];

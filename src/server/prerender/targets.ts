@@ -18,7 +18,7 @@ import type { SearchText } from '../../features/platform/page-model.ts';
 import { hashOf } from './fingerprint.ts';
 
 export const ROUTE_INDEX_FILE = 'routes.json';
-export const ROUTE_INDEX_FORMAT = 'komax-routes/1';
+export const ROUTE_INDEX_FORMAT = 'komax-routes/2';
 
 /** What a later run needs of a route it keeps without building it. */
 export interface IndexedRoute {
@@ -26,6 +26,8 @@ export interface IndexedRoute {
   path: string;
   pagePath: string;
   siteId: string;
+  /** The route source that made it (`content-pages`, `catalogue` …). */
+  source: string;
   /** Locale code (`de-ch`). */
   locale: string;
   keys: string[];
@@ -80,7 +82,7 @@ export function idsOf(value: unknown, out: Set<string> = new Set()): Set<string>
 }
 
 export type Targeting =
-  | { targeted: true; ids: string[]; affected: Set<string>; index: RouteIndex }
+  | { targeted: true; ids: string[]; affected: Set<string>; sources: Set<string>; index: RouteIndex }
   | { targeted: false; reason: string };
 
 export const routeId = (host: string, path: string): string => `${host}\n${path}`;
@@ -105,12 +107,17 @@ export function target(index: RouteIndex | null, app: string, records: ChangedRe
     }
   }
   const affected = new Set<string>();
+  const sources = new Set<string>();
   for (const r of index.routes) {
     let hit = false;
     for (const k of r.keys) if (named.has(k)) { known.add(k); hit = true; }
-    if (hit || r.reads.some((k) => dirtyKeys.has(k))) affected.add(routeId(r.host, r.path));
+    if (hit || r.reads.some((k) => dirtyKeys.has(k))) {
+      affected.add(routeId(r.host, r.path));
+      // Its source runs in every site and locale: the record may now have routes where it had none.
+      sources.add(r.source);
+    }
   }
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) return { targeted: false, reason: `not in the live release: ${unknown.slice(0, 5).join(', ')}` };
-  return { targeted: true, ids, affected, index };
+  return { targeted: true, ids, affected, sources, index };
 }
