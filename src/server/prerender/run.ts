@@ -10,7 +10,7 @@ import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 import { renderAll } from './render-pool.ts';
-import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
+import { indexKey, publishSearchDocuments, searchSiteKey, type Language, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
 import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, skipInCopy, stageRelease, takeStaged, type ReleaseHosts } from '../release.ts';
 
@@ -274,14 +274,18 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
 
   // The search index is built from the text of every published route (rendered or kept).
   const docs: SearchDocument[] = [];
+  // A targeted run that removed nothing changed only the indexes of the routes it built.
+  const touched = scope === 'targeted' && removed === 0 ? new Set<string>() : null;
+  const siteKeys = new Map(collected.system.sites.map((s) => [s.id, searchSiteKey(s)]));
   for (const r of collected.routes) {
     if (!r.search || !rules.get(r.host)?.[r.path]) continue;
-    const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
+    const site = siteKeys.get(r.siteId)!;
+    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site, locale: r.locale.language });
+    if (touched && !r.kept) touched.add(indexKey(site, r.locale.language.toLowerCase().split(/[-_]/)[0] as Language));
   }
   // Written before the swap; each index file is replaced atomically (see buildIndexDirectory).
   const publishStart = performance.now();
-  await publishSearchDocuments(docs, searchConfig);
+  await publishSearchDocuments(docs, searchConfig, touched ? { touched } : {});
   const publishSeconds = (performance.now() - publishStart) / 1000;
   for (const plan of plans) {
     const origin = collected.hosts.get(plan.host)!;
