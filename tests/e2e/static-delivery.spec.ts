@@ -86,7 +86,12 @@ test('editing one page re-renders only the routes built from it and publishes a 
   // Published as a new release folder behind the live pointer; the one before stays for readers in flight.
   expect(readlinkSync(STATIC)).toBe(`releases/${body.releaseId}`);
   expect(readlinkSync(join(OUTPUT, 'previous'))).toMatch(/^releases\/[0-9a-z]+$/);
-  expect(readdirSync(join(OUTPUT, 'releases')).sort()).toEqual([basename(readlinkSync(join(OUTPUT, 'previous'))), String(body.releaseId)].sort());
+  // Beside them, the next run's link copy of the live release, staged (marked with the id it copies).
+  const releases = readdirSync(join(OUTPUT, 'releases'));
+  const staged = releases.filter((id) => existsSync(join(OUTPUT, 'releases', id, '.staged')));
+  expect(staged).toHaveLength(1);
+  expect(readFileSync(join(OUTPUT, 'releases', staged[0]!, '.staged'), 'utf8')).toBe(body.releaseId);
+  expect(releases.sort()).toEqual([basename(readlinkSync(join(OUTPUT, 'previous'))), String(body.releaseId), staged[0]!].sort());
   const page = await raw(`/en${DATA.englishOnlyPage.path}`);
   expect(page.headers['x-render']).toBe('prerendered');
   expect(page.text).toContain(title);
