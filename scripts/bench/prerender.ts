@@ -110,7 +110,7 @@ if (baseline) {
   const routeCount = await writeAstroRoutes();
   writeFileSync(join(project, 'src/pages/[...path].astro'), `---
 import { readFileSync } from 'node:fs';
-import ContentPageView from '../components/ContentPageView.astro';
+import ContentPageView from '../features/content-page/ContentPageView.astro';
 export const prerender = true;
 export function getStaticPaths() {
   const routes = JSON.parse(readFileSync(${JSON.stringify(routesFile)}, 'utf8'));
@@ -193,7 +193,7 @@ const rows: [string, string][] = [
   ['  the run: scope, re-rendered routes', `${one.scope}${one.scopeReason ? ` (${one.scopeReason})` : ''}, ${one.rendered} rendered, ${one.unchanged} kept`],
   ['  the run: seconds to publish', `${one.seconds.toFixed(2)} s`],
   ['  of which collect / link copy / render / search index', `${one.collectSeconds.toFixed(2)} / ${one.linkSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} / ${one.publishSeconds.toFixed(2)} s`],
-  ['  after the publish: staging the next link copy', `${one.stageSeconds.toFixed(2)} s`],
+  ['link copy staged after each publish (off the change\'s path)', `${full.stageSeconds.toFixed(2)} s`],
   ['nothing changed: seconds', `${none.seconds.toFixed(2)} s (${none.rendered} rendered)`],
 ];
 if (astro) {

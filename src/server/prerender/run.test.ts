@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,6 +232,26 @@ describe('prerender: render, keep, remove', () => {
     expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
     // The previous release is untouched by the change.
     expect(readFileSync(join(releaseDir(staticRoot, first.releaseId!), HOST, 'en/about-us/index.html'), 'utf8')).toContain('v1');
+  });
+});
+
+describe('prerender: the answer', () => {
+  it('tells the result as soon as the release is live, before the next link copy is staged', async () => {
+    await run(SITE);
+    let early: { result: PrerenderResult; staged: string[] } | null = null;
+    const app = { render: async (req: Request) => new Response(`<p>${new URL(req.url).pathname} v2</p>`, { headers: { 'Content-Type': 'text/html' } }) };
+    const collected: Collected = { system: SYSTEM, redirects: [], routes: SITE.map((r) => planned({ ...r, version: 2 })), hosts: new Map([[HOST, ORIGIN]]), keyIds: new Map(), systemHash: 'system-1' };
+    const result = await prerender(
+      {
+        distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1,
+        onPublished: (r) => { early = { result: r, staged: readdirSync(join(staticRoot, 'releases')).filter((id) => stagedBase(staticRoot, id) === r.releaseId) }; },
+      },
+      { loadEntry: async () => ({ app, buildId: 'build-1' }), collect: async () => collected },
+    );
+    expect(early).not.toBeNull();
+    expect(early!.result).toEqual({ ...result, stageSeconds: 0 });
+    expect(readPointer(staticRoot)).toBe(result.releaseId);
+    expect(early!.staged).toEqual([]);
   });
 });
 

@@ -34,6 +34,8 @@ export interface PrerenderOptions {
   onProgress?: (p: Progress) => void;
   /** Stage the next run's link copy after a publish (default true; see release.ts takeStaged). */
   stage?: boolean;
+  /** Told the result as soon as the release is live, before the clean-up and the staging that follow. */
+  onPublished?: (result: PrerenderResult) => void;
 }
 
 export interface Progress {
@@ -329,12 +331,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
   const seconds = (performance.now() - started) / 1000;
-  await cleanStatic(staticRoot, { searchDir });
-  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
-  const stageStart = performance.now();
-  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
-  const stageSeconds = (performance.now() - stageStart) / 1000;
-  return {
+  const published = (stageSeconds: number): PrerenderResult => ({
     releaseId,
     rendered: done - failed.length,
     unchanged,
@@ -350,5 +347,12 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     scope,
     ...(scopeReason ? { scopeReason } : {}),
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
-  };
+  });
+  opts.onPublished?.(published(0));
+  await cleanStatic(staticRoot, { searchDir });
+  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
+  const stageStart = performance.now();
+  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
+  const stageSeconds = (performance.now() - stageStart) / 1000;
+  return published(stageSeconds);
 }

@@ -16,12 +16,27 @@ try {
   // No built app (yet): the run reports it.
 }
 
-parentPort!.on('message', async ({ force, records, reqId }: RunMessage) => {
-  const opts: PrerenderOptions = { ...base, force, ...(records?.length ? { records } : {}) };
+// Runs strictly one after another (a run's tail, the staging of the next link copy, still holds
+// the lock after its answer went out: the next message waits for it).
+let chain: Promise<void> = Promise.resolve();
+parentPort!.on('message', (msg: RunMessage) => {
+  chain = chain.then(() => runOne(msg));
+});
+
+async function runOne({ force, records, reqId }: RunMessage): Promise<void> {
+  let answered = false;
+  const answer = (m: { ok: boolean; result?: unknown; error?: string }) => {
+    if (answered) return;
+    answered = true;
+    parentPort!.postMessage(m);
+  };
+  // Answered as soon as the release is live; the clean-up and staging follow.
+  const opts: PrerenderOptions = { ...base, force, ...(records?.length ? { records } : {}), onPublished: (result) => answer({ ok: true, result }) };
   try {
     const result = await (reqId ? runWithRequestContext({ reqId }, () => prerender(opts)) : prerender(opts));
-    parentPort!.postMessage({ ok: true, result });
+    answer({ ok: true, result });
   } catch (err) {
-    parentPort!.postMessage({ ok: false, error: (err as Error).message });
+    if (answered) console.error(`after the publish: ${(err as Error).message}`);
+    answer({ ok: false, error: (err as Error).message });
   }
-});
+}
