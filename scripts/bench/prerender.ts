@@ -1,7 +1,9 @@
-// npm run bench:prerender [-- --routes 10000] [-- --no-baseline]
-// Measures a full prerender (pages/s), an incremental run after one page changed, and, as the peer
-// baseline in the same run, Astro's own static build (output: 'static' + getStaticPaths) of the
-// same content. Prints one table; never fails on time.
+// npm run bench:prerender [-- --routes 10000] [-- --no-baseline] [-- --port 4398]
+// Measures, in one run: a full prerender (pages/s); one content change live, from the webhook
+// request (POST /api/revalidate naming the changed record, to the real server) to the new HTML
+// being served; a run where nothing changed; and, as the peer baseline, Astro's own static build
+// (output: 'static' + getStaticPaths) of the same content, then the same one change rebuilt by its
+// experimental incrementalBuild with a warm cache. Prints one table; never fails on time.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { buildIfNeeded } from '../build-if-needed.ts';
 import { startContentHub } from '../../emulators/content-hub/server.ts';
 import { startCatalogue } from '../../emulators/catalogue/server.ts';
-import { prerender } from '../../src/server/prerender/run.ts';
+import { prerender, type PrerenderResult } from '../../src/server/prerender/run.ts';
+import { hashOf } from '../../src/server/prerender/fingerprint.ts';
 import { collect } from '../../src/server/prerender/collect.ts';
 import { parseServerEnv, servicesFromEnv } from '../../src/server/env.ts';
 
@@ -22,8 +25,9 @@ const arg = (name: string, fallback: string) => {
 const targetRoutes = Number(arg('routes', '10000'));
 const baseline = !process.argv.includes('--no-baseline');
 const work = join(tmpdir(), 'komax-bench-prerender');
-const PORT = 4398;
-const HUB_PORT = 4196;
+// --port P uses P (the public port), P-2, P-3 and P-4 (emulators): keep them inside your port block.
+const PORT = Number(arg('port', '4398'));
+const HUB_PORT = PORT - 2;
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
@@ -61,46 +65,23 @@ symlinkSync(join(root, 'dist/client'), join(dist, 'client'));
 const opts = { distDir: dist, env, mode: 'local' as const, port: PORT };
 
 const full = await prerender(opts);
-await fetch(hub.url, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ query: 'mutation { updatePageTitle(id: "cbench0000000000000000000", language: "en", title: "Changed for the benchmark") { id } }' }),
-});
-const one = await prerender(opts);
-const none = await prerender(opts);
 
-// 3. The peer baseline: Astro's static build of the main host's routes, through the same components.
+// 3. The peer baseline: Astro's static build of the main host's routes, through the same components,
+// with its incremental build on (a cache key per page: the hash of its model).
+const CHANGED_ID = 'cbench0000000000000000000';
+const CHANGED_TITLE = 'Changed for the benchmark';
 let astro: { routes: number; seconds: number } | null = null;
-if (baseline) {
-  // Inside the project root: Astro's compiler wants srcDir below the root.
-  const project = join(root, '.bench/astro-static');
-  rmSync(project, { recursive: true, force: true });
-  mkdirSync(project, { recursive: true });
-  // Same project root (so packages resolve as usual), a copy of src/ whose only page is a static one.
-  cpSync(join(root, 'src'), join(project, 'src'), { recursive: true });
-  cpSync(join(root, 'locales'), join(project, 'locales'), { recursive: true });
-  rmSync(join(project, 'src/pages'), { recursive: true });
-  mkdirSync(join(project, 'src/pages'));
+let astroOne: { seconds: number } | string | null = null;
+const astroProject = join(root, '.bench/astro-static');
+const astroConfig = join(root, '.bench-astro-static.config.mjs');
+const routesFile = join(work, 'astro-routes.json');
+const writeAstroRoutes = async () => {
   const collected = await collect(services, { mode: 'local', port: PORT });
-  const routes = collected.routes.filter((r) => r.host === 'localhost').map((r) => ({ path: r.path, model: r.model }));
-  const routesFile = join(work, 'astro-routes.json');
+  const routes = collected.routes.filter((r) => r.host === 'localhost').map((r) => ({ path: r.path, model: r.model, cacheKey: hashOf(r.model) }));
   writeFileSync(routesFile, JSON.stringify(routes));
-  writeFileSync(join(project, 'src/pages/[...path].astro'), `---
-import { readFileSync } from 'node:fs';
-import ContentPageView from '../components/ContentPageView.astro';
-export const prerender = true;
-export function getStaticPaths() {
-  const routes = JSON.parse(readFileSync(${JSON.stringify(routesFile)}, 'utf8'));
-  return routes.map((r) => ({ params: { path: r.path.slice(1) }, props: { model: r.model } }));
-}
----
-<ContentPageView model={Astro.props.model} />
-`);
-  const configFile = join(root, `.bench-astro-static.config.mjs`);
-  writeFileSync(configFile, `import { defineConfig } from 'astro/config';
-import react from '@astrojs/react';
-export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, trailingSlash: 'never', build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true } });
-`);
+  return routes.length;
+};
+const astroBuild = async (): Promise<{ ok: boolean; seconds: number; log: string }> => {
   const started = performance.now();
   // Asynchronously: the content hub the build asks lives in this process.
   const res = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -114,12 +95,87 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
-  const seconds = (performance.now() - started) / 1000;
-  rmSync(configFile, { force: true });
-  if (!process.env.BENCH_KEEP) rmSync(join(root, '.bench'), { recursive: true, force: true });
-  if (res.status === 0) astro = { routes: routes.length, seconds };
-  else console.error(`astro static build failed:\n${(res.stdout ?? '').slice(-2000)}\n${(res.stderr ?? '').slice(-2000)}`);
+  return { ok: res.status === 0, seconds: (performance.now() - started) / 1000, log: `${(res.stdout ?? '').slice(-2000)}\n${(res.stderr ?? '').slice(-2000)}` };
+};
+if (baseline) {
+  // Inside the project root: Astro's compiler wants srcDir below the root.
+  const project = astroProject;
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project, { recursive: true });
+  // Same project root (so packages resolve as usual), a copy of src/ whose only page is a static one.
+  cpSync(join(root, 'src'), join(project, 'src'), { recursive: true });
+  cpSync(join(root, 'locales'), join(project, 'locales'), { recursive: true });
+  rmSync(join(project, 'src/pages'), { recursive: true });
+  mkdirSync(join(project, 'src/pages'));
+  const routeCount = await writeAstroRoutes();
+  writeFileSync(join(project, 'src/pages/[...path].astro'), `---
+import { readFileSync } from 'node:fs';
+import ContentPageView from '../features/content-page/ContentPageView.astro';
+export const prerender = true;
+export function getStaticPaths() {
+  const routes = JSON.parse(readFileSync(${JSON.stringify(routesFile)}, 'utf8'));
+  return routes.map((r) => ({ params: { path: r.path.slice(1) }, props: { model: r.model }, cacheKey: r.cacheKey }));
 }
+---
+<ContentPageView model={Astro.props.model} />
+`);
+  writeFileSync(astroConfig, `import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, trailingSlash: 'never', build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true }, experimental: { incrementalBuild: true } });
+`);
+  const res = await astroBuild();
+  if (res.ok) astro = { routes: routeCount, seconds: res.seconds };
+  else console.error(`astro static build failed:\n${res.log}`);
+}
+
+// 4. One content change live: the real server, the webhook naming the changed record, then the
+// page polled until it shows the new title.
+const SECRET = 'bench-revalidation-secret';
+const server = spawn(process.execPath, [join(root, 'src/server/main.ts')], {
+  cwd: root,
+  env: { ...process.env, CONTENT_ENDPOINT: hub.url, CATALOGUE_ENDPOINT: catalogue.url, PORT: String(PORT), HOST: '127.0.0.1', DIST_DIR: dist, REVALIDATE_SECRET: SECRET, PRERENDER_HOSTS: 'local', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const base = `http://localhost:${PORT}`;
+const pageUrl = `${base}/en/bench-page-0`;
+const get = (url: string) => fetch(url).then(async (r) => ({ status: r.status, text: await r.text() }));
+for (let i = 0; ; i++) {
+  if ((await get(pageUrl).catch(() => ({ status: 0, text: '' }))).status === 200) break;
+  if (i > 600) throw new Error('the server did not start');
+  await new Promise((r) => setTimeout(r, 50));
+}
+await fetch(hub.url, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query: `mutation { updatePageTitle(id: "${CHANGED_ID}", language: "en", title: "${CHANGED_TITLE}") { id } }` }),
+});
+const webhookStart = performance.now();
+const answer = fetch(`${base}/api/revalidate`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-revalidate-secret': SECRET },
+  body: JSON.stringify({ records: [{ model: 'page', id: CHANGED_ID, stage: 'PUBLISHED' }] }),
+}).then((r) => r.json() as Promise<PrerenderResult>);
+let liveSeconds = 0;
+for (;;) {
+  const page = await get(pageUrl);
+  if (page.text.includes(CHANGED_TITLE)) { liveSeconds = (performance.now() - webhookStart) / 1000; break; }
+  if (performance.now() - webhookStart > 120_000) throw new Error('the change never went live');
+}
+const one = await answer;
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+
+// 5. The same change rebuilt by Astro's incremental build (its cache warm from step 3).
+if (baseline && astro) {
+  await writeAstroRoutes();
+  const res = await astroBuild();
+  astroOne = res.ok ? { seconds: res.seconds } : `failed: ${res.log.slice(-300)}`;
+}
+rmSync(astroConfig, { force: true });
+if (!process.env.BENCH_KEEP) rmSync(join(root, '.bench'), { recursive: true, force: true });
+
+// 6. Nothing changed: a full collect that finds every fingerprint unchanged.
+const none = await prerender(opts);
 
 hub.server.closeAllConnections();
 hub.server.close();
@@ -133,9 +189,11 @@ const rows: [string, string][] = [
   ['full prerender, render phase', `${full.renderSeconds.toFixed(2)} s`],
   ['full prerender, pages/s (total)', `${Math.round(ours)}`],
   ['full prerender, pages/s (render phase)', `${Math.round(full.pagesPerSecond)}`],
-  ['one page changed: re-rendered routes', `${one.rendered} of ${one.total}`],
-  ['one page changed: seconds', `${one.seconds.toFixed(2)} s`],
+  ['one change live: webhook request → new HTML served', `${liveSeconds.toFixed(2)} s`],
+  ['  the run: scope, re-rendered routes', `${one.scope}${one.scopeReason ? ` (${one.scopeReason})` : ''}, ${one.rendered} rendered, ${one.unchanged} kept`],
+  ['  the run: seconds to publish', `${one.seconds.toFixed(2)} s`],
   ['  of which collect / link copy / render / search index', `${one.collectSeconds.toFixed(2)} / ${one.linkSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} / ${one.publishSeconds.toFixed(2)} s`],
+  ['link copy staged after each publish (off the change\'s path)', `${full.stageSeconds.toFixed(2)} s`],
   ['nothing changed: seconds', `${none.seconds.toFixed(2)} s (${none.rendered} rendered)`],
 ];
 if (astro) {
@@ -143,6 +201,11 @@ if (astro) {
   rows.push(['astro static build (main host routes)', `${astro.routes} routes in ${astro.seconds.toFixed(1)} s`]);
   rows.push(['astro static build, pages/s', `${Math.round(theirs)}`]);
   rows.push(['speed-up (pages/s, ours / astro)', `${(ours / theirs).toFixed(1)}×`]);
+  if (typeof astroOne === 'string') rows.push(['astro incrementalBuild, one change', astroOne]);
+  else if (astroOne) {
+    rows.push(['astro incrementalBuild, one change (warm cache)', `${astroOne.seconds.toFixed(2)} s`]);
+    rows.push(['one change: ours (live) / astro incremental', `${(liveSeconds / astroOne.seconds).toFixed(2)}×`]);
+  }
 }
 const width = Math.max(...rows.map(([k]) => k.length));
 console.log(`\nprerender benchmark (${process.env.npm_package_name ?? 'komax'}; node ${process.version}; ${existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] : ''})`);

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAtomic } from '../lib/fs/atomic.ts';
-import { acquireLock, cleanStatic, linkTree, LockedError, newReleaseId, publishRelease, readPointer, releaseDir, tidyStatic } from './release.ts';
+import { acquireLock, cleanStatic, linkTree, LockedError, newReleaseId, publishRelease, readPointer, releaseDir, stagedBase, stageRelease, takeStaged, tidyStatic } from './release.ts';
 
 let root: string;
 
@@ -154,6 +154,52 @@ describe('cleanStatic', () => {
 
   it('does nothing on an output folder that does not exist yet', async () => {
     expect(await cleanStatic(join(root, 'missing'), { searchDir: join(root, 'missing-search') })).toEqual([]);
+  });
+});
+
+describe('staged releases', () => {
+  const live = 'aaaaaaaa0001';
+  const setUp = async () => {
+    await file(join(releaseDir(root, live), 'localhost/en/index.html'), 'en');
+    await file(join(releaseDir(root, live), 'localhost/builds/latest.json'), '{}');
+    await file(join(releaseDir(root, live), 'events.localhost/en/index.html'), 'events');
+    await publishRelease(root, live);
+  };
+
+  it('stages a marked hard-link copy of a release, which cleanStatic keeps while its base is live', async () => {
+    await setUp();
+    const id = await stageRelease(root, live, ['localhost', 'events.localhost']);
+    expect(stagedBase(root, id)).toBe(live);
+    expect(statSync(join(releaseDir(root, id), 'localhost/en/index.html')).ino).toBe(statSync(join(releaseDir(root, live), 'localhost/en/index.html')).ino);
+    // Build manifests are written anew by every run: not copied.
+    expect(existsSync(join(releaseDir(root, id), 'localhost/builds'))).toBe(false);
+    expect(await cleanStatic(root)).toEqual([]);
+    // Once another release is live, the copy is stale: removed.
+    await file(join(releaseDir(root, 'aaaaaaaa0009'), 'localhost/en/index.html'));
+    await publishRelease(root, 'aaaaaaaa0009');
+    expect(await cleanStatic(root)).toEqual([`releases/${id}`]);
+  });
+
+  it('removes an unmarked copy (a run killed while staging)', async () => {
+    await setUp();
+    await file(join(releaseDir(root, 'aaaaaaaa0005'), 'localhost/en/index.html'));
+    expect(await cleanStatic(root)).toEqual(['releases/aaaaaaaa0005']);
+  });
+
+  it('hands the staged copy of the live release to a run under a new id, without the marker and the hosts no longer built', async () => {
+    await setUp();
+    expect(await takeStaged(root, live, ['localhost'])).toBeNull();
+    const staged = await stageRelease(root, live, ['localhost', 'events.localhost']);
+    const id = await takeStaged(root, live, ['localhost']);
+    expect(id).not.toBeNull();
+    expect(id!.slice(0, 8) >= staged.slice(0, 8)).toBe(true);
+    expect(existsSync(releaseDir(root, staged))).toBe(false);
+    expect((await readdir(releaseDir(root, id!))).sort()).toEqual(['localhost']);
+    expect(await readFile(join(releaseDir(root, id!), 'localhost/en/index.html'), 'utf8')).toBe('en');
+    // Taken: an unfinished release like any other until it is published.
+    expect(stagedBase(root, id!)).toBeNull();
+    expect(await takeStaged(root, live, ['localhost'])).toBeNull();
+    expect(await cleanStatic(root)).toEqual([`releases/${id}`]);
   });
 });
 

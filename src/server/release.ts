@@ -6,6 +6,8 @@
  *   live     → releases/<id>           symlink: the release being served
  *   previous → releases/<id>           symlink: the one before (kept for requests still reading it)
  *   .lock                              held by the one process writing a release
+ *   releases/<id>/.staged              marks a STAGED release: a complete hard-link copy of the
+ *                                      release it names, made after a publish for the next run
  *
  * A prerender writes a NEW release folder (a hard-link copy of the live one plus what changed)
  * and publishes it with one atomic rename of the `live` symlink once every file is written. A
@@ -13,8 +15,8 @@
  * next prerender or server start.
  */
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rm, symlink, unlink } from 'node:fs/promises';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { replaceAtomic } from '../lib/fs/atomic.ts';
@@ -27,6 +29,9 @@ export const LIVE = 'live';
 export const PREVIOUS = 'previous';
 export const LOCK_FILE = '.lock';
 export const HOSTS_FILE = 'hosts.json';
+export const STAGED_FILE = '.staged';
+/** What a release's link copy leaves out: the build manifests (written anew) and temporary files. */
+export const skipInCopy = (rel: string): boolean => rel === 'builds' || rel.startsWith('builds/') || rel.endsWith('.tmp') || rel === STAGED_FILE;
 
 /** `releases/<id>/hosts.json`: what the server maps Host headers to. */
 export interface ReleaseHosts {
@@ -112,6 +117,56 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
     while (next < items.length) await fn(items[next++]!);
   }));
+}
+
+/** The release a staged copy was made of, or null when `id` is no finished staged copy. */
+export function stagedBase(staticRoot: string, id: string): string | null {
+  try {
+    const base = readFileSync(join(releaseDir(staticRoot, id), STAGED_FILE), 'utf8').trim();
+    return RELEASE_ID.test(base) ? base : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Prepares the next run's release ahead of time (call it holding the lock, after a publish): a
+ * hard-link copy of every host tree of release `base` in a new release folder, marked as staged
+ * (`.staged` names the base) only once every link is made. A run killed midway leaves an
+ * unmarked folder, which `cleanStatic` removes like any unfinished release.
+ */
+export async function stageRelease(staticRoot: string, base: string, hosts: string[]): Promise<string> {
+  const id = newReleaseId();
+  const dir = releaseDir(staticRoot, id);
+  const from = releaseDir(staticRoot, base);
+  await mkdir(dir, { recursive: true });
+  await Promise.all(hosts.map((h) => (existsSync(join(from, h)) ? linkTree(join(from, h), join(dir, h), { skip: skipInCopy }) : undefined)));
+  await writeFile(join(dir, STAGED_FILE), base);
+  return id;
+}
+
+/**
+ * Takes the staged copy of release `base` for a new run, under a new id (ids sort by age): the
+ * run then starts with every file of `base` linked, and the link copy is off its critical path.
+ * Null when there is none (the run copies itself). Host trees not in `hosts` are dropped.
+ */
+export async function takeStaged(staticRoot: string, base: string, hosts: string[]): Promise<string | null> {
+  let ids: string[];
+  try {
+    ids = await readdir(join(staticRoot, RELEASES));
+  } catch {
+    return null;
+  }
+  const staged = ids.find((id) => RELEASE_ID.test(id) && stagedBase(staticRoot, id) === base);
+  if (!staged) return null;
+  const id = newReleaseId();
+  const dir = releaseDir(staticRoot, id);
+  await rename(releaseDir(staticRoot, staged), dir);
+  // From here on an ordinary unfinished release: a crash leaves it to cleanStatic.
+  await unlink(join(dir, STAGED_FILE));
+  const keep = new Set(hosts);
+  for (const name of await readdir(dir)) if (!keep.has(name)) await rm(join(dir, name), { recursive: true, force: true });
+  return id;
 }
 
 interface LockHolder {
@@ -208,8 +263,11 @@ export async function cleanStatic(staticRoot: string, opts: { searchDir?: string
   } catch {
     // No release yet.
   }
+  const live = readPointer(staticRoot, LIVE);
   for (const id of releases) {
     if (keep.has(id)) continue;
+    // A finished staged copy of the live release is the next run's head start: kept.
+    if (live && stagedBase(staticRoot, id) === live) continue;
     await rm(join(staticRoot, RELEASES, id), { recursive: true, force: true });
     removed.push(`${RELEASES}/${id}`);
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseServerEnv } from './env.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 import { createRevalidation, type RevalidateRequest } from './revalidate.ts';
@@ -9,7 +9,7 @@ const SECRET = 'a-revalidation-secret';
 
 const result = (releaseId: string | null, rendered = 1): PrerenderResult => ({
   releaseId, rendered, unchanged: 0, removed: 0, failed: [], total: rendered, seconds: 0.5,
-  collectSeconds: 0, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, pagesPerSecond: 0,
+  collectSeconds: 0, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'full',
 });
 
 interface Run {
@@ -46,7 +46,7 @@ function fakePrerender() {
   return { runPrerender, runs, nextRun, get maxActive() { return maxActive; } };
 }
 
-function setup(opts: { secret?: string; onPublished?: () => Promise<void> } = {}) {
+function setup(opts: { secret?: string; onPublished?: () => Promise<void>; safetyNetMs?: number } = {}) {
   const fake = fakePrerender();
   const env = parseServerEnv(opts.secret === undefined ? { REVALIDATE_SECRET: SECRET } : {});
   const published: number[] = [];
@@ -55,6 +55,7 @@ function setup(opts: { secret?: string; onPublished?: () => Promise<void> } = {}
     env,
     runPrerender: fake.runPrerender,
     onPublished: opts.onPublished ?? (async () => { published.push(published.length); }),
+    safetyNetMs: opts.safetyNetMs ?? 0,
   });
   return { fake, revalidation, published };
 }
@@ -187,6 +188,52 @@ describe('createRevalidation: the run queue', () => {
   });
 });
 
+describe('createRevalidation: named records (webhooks)', () => {
+  afterEach(() => { vi.useRealTimers(); });
+  const page = (id: string) => ({ model: 'page', id, stage: 'PUBLISHED' });
+
+  it('merges the records of queued requests into the follow-up run, and a request naming nothing makes it a run for everything', async () => {
+    const { fake, revalidation } = setup();
+    void revalidation.run({ records: [page('a')] });
+    const run1 = await fake.nextRun();
+    void revalidation.run({ records: [page('b')] });
+    void revalidation.run({ records: [page('c')] });
+    run1.resolve(result('r1'));
+    const run2 = await fake.nextRun();
+    expect(run2.force.records).toEqual([page('b'), page('c')]);
+    void revalidation.run({ records: [page('d')] });
+    void revalidation.run({ ids: ['e'] });
+    run2.resolve(result('r2'));
+    const run3 = await fake.nextRun();
+    expect(run3.force.ids).toEqual(['e']);
+    expect(run3.force.records).toBeUndefined();
+    run3.resolve(result('r3'));
+  });
+
+  it('follows a targeted run with a full run after the safety-net delay (one for several targeted runs)', async () => {
+    vi.useFakeTimers();
+    const { fake, revalidation } = setup({ safetyNetMs: 60_000 });
+    const targeted = { ...result('r1'), scope: 'targeted' as const };
+    void revalidation.run({ records: [page('a')] });
+    (await fake.nextRun()).resolve(targeted);
+    await settle();
+    vi.advanceTimersByTime(30_000);
+    void revalidation.run({ records: [page('b')] });
+    (await fake.nextRun()).resolve(targeted);
+    await settle();
+    vi.advanceTimersByTime(59_000);
+    expect(fake.runs).toHaveLength(2);
+    vi.advanceTimersByTime(1_000);
+    const full = await fake.nextRun();
+    expect(full.force).toEqual({});
+    full.resolve(result(null, 0));
+    await settle();
+    vi.advanceTimersByTime(120_000);
+    expect(fake.runs).toHaveLength(3);
+    revalidation.close();
+  });
+});
+
 describe('createRevalidation: POST /api/revalidate', () => {
   const post = (revalidation: ReturnType<typeof createRevalidation>, body: string | undefined, headers: Record<string, string> = { 'x-revalidate-secret': SECRET }, method = 'POST') =>
     inject(async (req, res) => {
@@ -222,6 +269,8 @@ describe('createRevalidation: POST /api/revalidate', () => {
     ['{"slugs":["Not Kebab"]}', /^Invalid body: slugs\.0: slugs must be lowercase-kebab$/],
     ['{"all":"yes"}', /^Invalid body: all: all must be true or false$/],
     ['{"other":1}', /^Invalid body: other:/],
+    ['{"records":[{"model":"page"}]}', /^Invalid body: records\.0\.id: /],
+    ['{"records":[{"model":"page","id":""}]}', /^Invalid body: records\.0\.id: records\[\]\.id must not be empty$/],
   ])('answers 400 to the body %s and runs nothing', async (body, message) => {
     const { fake, revalidation } = setup();
     const res = await post(revalidation, body);
@@ -240,6 +289,15 @@ describe('createRevalidation: POST /api/revalidate', () => {
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(JSON.parse(res.body)).toEqual(result('r1', 3));
+  });
+
+  it('passes the records a webhook names (other fields of a record are dropped)', async () => {
+    const { fake, revalidation } = setup();
+    const answer = post(revalidation, JSON.stringify({ records: [{ model: 'page', id: 'cm5jglt3pytja09q8bdj5zz02', stage: 'PUBLISHED', locale: 'en' }] }));
+    const run = await fake.nextRun();
+    expect(run.force).toEqual({ records: [{ model: 'page', id: 'cm5jglt3pytja09q8bdj5zz02', stage: 'PUBLISHED' }] });
+    run.resolve(result('r1'));
+    expect((await answer).status).toBe(200);
   });
 
   it('runs a plain incremental prerender (nothing forced) for an empty body', async () => {

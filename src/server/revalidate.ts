@@ -14,6 +14,12 @@ export const RevalidateBody = v.strictObject({
   ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty('ids must not contain empty strings'), v.maxLength(64))), v.maxLength(1000, 'At most 1000 ids'))),
   slugs: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'slugs must be lowercase-kebab'), v.maxLength(120))), v.maxLength(1000, 'At most 1000 slugs'))),
   all: v.optional(v.boolean('all must be true or false')),
+  /** The changed records, as a headless CMS webhook names them: only what they affect is collected. */
+  records: v.optional(v.pipe(v.array(v.object({
+    model: v.pipe(v.string('records[].model must be a string'), v.nonEmpty('records[].model must not be empty'), v.maxLength(64)),
+    id: v.pipe(v.string('records[].id must be a string'), v.nonEmpty('records[].id must not be empty'), v.maxLength(64)),
+    stage: v.optional(v.pipe(v.string('records[].stage must be a string'), v.maxLength(32))),
+  })), v.maxLength(1000, 'At most 1000 records'))),
 });
 export type RevalidateRequest = v.InferOutput<typeof RevalidateBody>;
 
@@ -44,27 +50,51 @@ export function createRevalidation(opts: {
   onPublished?: () => Promise<void>;
   /** Runs one prerender; a worker thread by default (tests pass a fake). */
   runPrerender?: (force: RevalidateRequest) => Promise<PrerenderResult>;
+  /**
+   * After a targeted run (named records), a full run follows this long after the last one: the
+   * safety net for what the named records could not tell (targets.ts). 0 turns it off.
+   */
+  safetyNetMs?: number;
 }) {
+  const safetyNetMs = opts.safetyNetMs ?? 60_000;
+  let safetyNet: NodeJS.Timeout | null = null;
   let running: Promise<PrerenderResult> | null = null;
   let queued: { force: RevalidateRequest; promise: Promise<PrerenderResult> } | null = null;
-  const workers = new Set<Worker>();
+  /** The prerender thread: started on the first run and kept (the App stays loaded); one run at a time. */
+  let worker: Worker | null = null;
+  let pending: { resolve(r: PrerenderResult): void; reject(err: Error): void } | null = null;
+  const prerenderThread = (): Worker => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
+      workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
+    });
+    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => {
+      const p = pending;
+      pending = null;
+      if (m.ok) p?.resolve(m.result!);
+      else p?.reject(new Error(m.error));
+    });
+    const gone = (err: Error) => {
+      // A crashed thread is replaced on the next run.
+      if (worker === w) worker = null;
+      const p = pending;
+      pending = null;
+      p?.reject(err);
+    };
+    w.once('error', gone);
+    w.once('exit', (code) => gone(new Error(`the prerender thread exited (${code})`)));
+    w.unref();
+    worker = w;
+    return w;
+  };
+
+  // Started with the server when revalidation is configured: the first webhook finds the App loaded.
+  if (!opts.runPrerender && opts.env.REVALIDATE_SECRET) prerenderThread();
 
   const runWorker = (force: RevalidateRequest) => new Promise<PrerenderResult>((resolve, reject) => {
-    const worker = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
-      workerData: {
-        distDir: opts.distDir,
-        env: opts.env,
-        mode: opts.env.PRERENDER_HOSTS,
-        port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT),
-        force,
-        // The worker's lines carry the id of the request that started the run.
-        reqId: currentRequestId(),
-      },
-    });
-    workers.add(worker);
-    worker.once('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => (m.ok ? resolve(m.result!) : reject(new Error(m.error))));
-    worker.once('error', reject);
-    worker.once('exit', () => workers.delete(worker));
+    pending = { resolve, reject };
+    // The thread's lines carry the id of the request that started the run.
+    prerenderThread().postMessage({ force: { ids: force.ids, slugs: force.slugs, all: force.all }, records: force.records, reqId: currentRequestId() });
   });
 
   const schedule = (force: RevalidateRequest): Promise<PrerenderResult> => {
@@ -83,12 +113,23 @@ export function createRevalidation(opts: {
     queued.force.ids = [...(queued.force.ids ?? []), ...(force.ids ?? [])];
     queued.force.slugs = [...(queued.force.slugs ?? []), ...(force.slugs ?? [])];
     queued.force.all = queued.force.all || force.all;
+    // A run for everything (nothing named) stays one; named records add up.
+    const everything = (f: RevalidateRequest) => !f.records?.length;
+    queued.force.records = everything(queued.force) || everything(force) ? undefined : [...queued.force.records!, ...force.records!];
     return queued.promise;
   };
 
   /** One revalidation (queued behind a running one); the search index is reloaded when it published. */
   async function run(force: RevalidateRequest): Promise<PrerenderResult> {
     const result = await schedule(force);
+    if (result.scope === 'targeted' && safetyNetMs > 0) {
+      if (safetyNet) clearTimeout(safetyNet);
+      safetyNet = setTimeout(() => {
+        safetyNet = null;
+        run({}).catch((err) => log.error(`the full run after targeted revalidations failed: ${(err as Error).message}`));
+      }, safetyNetMs);
+      safetyNet.unref();
+    }
     if (result.releaseId && opts.onPublished) {
       await opts.onPublished().catch((err) => log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`));
     }
@@ -139,6 +180,10 @@ export function createRevalidation(opts: {
   return {
     route,
     run,
-    close: () => { for (const w of workers) void w.terminate(); },
+    close: () => {
+      if (safetyNet) clearTimeout(safetyNet);
+      if (worker) void worker.terminate();
+      worker = null;
+    },
   };
 }

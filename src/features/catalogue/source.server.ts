@@ -69,6 +69,8 @@ export const catalogueSource: RouteSource = {
     const updatedAt = today();
     const out: SourcedRoute[] = [];
     const add = async (route: string, type: 'product' | 'service', keys: string[]) => {
+      const kept = ctx.kept(route);
+      if (kept) { out.push(kept); return; }
       const { model, recordHashes } = await ctx.build(route, (lc, req) => loadCatalogueRoute(lc, req, type));
       if (model.kind === 'redirect' || model.kind === 'not-found') return;
       const search = model.kind === 'catalogue-classification'

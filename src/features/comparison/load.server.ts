@@ -16,6 +16,8 @@ export const comparisonSource: RouteSource = {
   name: 'comparison',
   appliesTo: (site) => site.isMain,
   async routes(ctx) {
+    const kept = ctx.kept(COMPARISON_PATH);
+    if (kept) return [kept];
     const { model, recordHashes } = await ctx.build(COMPARISON_PATH, loadComparisonPage);
     return [{ pagePath: COMPARISON_PATH, model, recordHashes, languages: siteLanguages(ctx.site, ctx.system.languages), updatedAt: new Date().toISOString().slice(0, 10), keys: ['comparison'] }];
   },

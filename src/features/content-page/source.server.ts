@@ -17,6 +17,8 @@ export const contentPageSource: RouteSource = {
     for (const page of offered) ctx.data.seed(pageByPathKey(ctx.content, ctx.site, page.path), page);
     const routes: SourcedRoute[] = [];
     for (const page of offered) {
+      const kept = ctx.kept(page.path);
+      if (kept) { routes.push(kept); continue; }
       const { model, recordHashes } = await ctx.build(page.path, loadContentPage);
       if (model.kind !== 'content-page') continue;
       routes.push({

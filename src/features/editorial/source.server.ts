@@ -25,22 +25,26 @@ export const editorialSource: RouteSource = {
     const languages = siteLanguages(ctx.site, ctx.system.languages);
     const routes: SourcedRoute[] = [];
     const add = (r: SourcedRoute | null) => { if (r) routes.push(r); };
+    /** A targeted run's kept route: added as it is (true), or the route is built (false). */
+    const keep = (path: string) => { const k = ctx.kept(path); if (k) routes.push(k); return !!k; };
 
-    const overview = await ctx.build(STORIES_PATH, (lc, req) => loadStoryOverview(lc, req, FIRST_PAGE));
-    if (overview.model.kind === 'story-overview') {
+    const overview = keep(STORIES_PATH) ? null : await ctx.build(STORIES_PATH, (lc, req) => loadStoryOverview(lc, req, FIRST_PAGE));
+    if (overview?.model.kind === 'story-overview') {
       add({ pagePath: STORIES_PATH, ...overview, languages, updatedAt: newest(stories, EPOCH), keys: ['stories', ...overview.model.stories.map((s) => s.id)] });
     }
     for (const item of stories) {
       const path = storyPath(item.slug);
+      if (keep(path)) continue;
       const { model, recordHashes } = await ctx.build(path, (lc, req) => loadStoryDetail(lc, req, item.slug));
       if (model.kind !== 'story-detail') continue;
       const s = model.story;
       add({ pagePath: path, model, recordHashes, languages: s.languages, updatedAt: s.publicationDate, keys: [s.id, s.slug], search: { title: s.title, description: s.leadText, body: modulesText(s.modules) } });
     }
-    const contactsPage = await ctx.build(STORY_CONTACTS_PATH, loadStoryContacts);
-    add({ pagePath: STORY_CONTACTS_PATH, ...contactsPage, languages, updatedAt: newest(stories, EPOCH), keys: ['story-contacts', ...contacts.map((c) => c.id)] });
+    const contactsPage = keep(STORY_CONTACTS_PATH) ? null : await ctx.build(STORY_CONTACTS_PATH, loadStoryContacts);
+    if (contactsPage) add({ pagePath: STORY_CONTACTS_PATH, ...contactsPage, languages, updatedAt: newest(stories, EPOCH), keys: ['story-contacts', ...contacts.map((c) => c.id)] });
     for (const contact of contacts) {
       const path = storyContactPath(contact.slug);
+      if (keep(path)) continue;
       const { model, recordHashes } = await ctx.build(path, (lc, req) => loadStoryContact(lc, req, contact.slug));
       if (model.kind !== 'story-contact') continue;
       add({
@@ -49,12 +53,13 @@ export const editorialSource: RouteSource = {
         search: { title: contact.name, description: contact.role ?? '', body: contact.bio ?? '' },
       });
     }
-    const list = await ctx.build(MEDIA_RELEASES_PATH, (lc, req) => loadMediaReleaseList(lc, req, FIRST_PAGE));
-    if (list.model.kind === 'media-release-list') {
+    const list = keep(MEDIA_RELEASES_PATH) ? null : await ctx.build(MEDIA_RELEASES_PATH, (lc, req) => loadMediaReleaseList(lc, req, FIRST_PAGE));
+    if (list?.model.kind === 'media-release-list') {
       add({ pagePath: MEDIA_RELEASES_PATH, ...list, languages, updatedAt: newest(releases, EPOCH), keys: ['media-releases', ...list.model.releases.map((r) => r.id)] });
     }
     for (const item of releases) {
       const path = mediaReleasePath(item.slug);
+      if (keep(path)) continue;
       const { model, recordHashes } = await ctx.build(path, (lc, req) => loadMediaReleaseDetail(lc, req, item.slug));
       if (model.kind !== 'media-release-detail') continue;
       const r = model.release;

@@ -34,6 +34,12 @@ export interface RouteSourceContext {
    * every record the loader read (they go into the route's fingerprint).
    */
   build<M>(pagePath: string, load: PageLoader<M>): Promise<{ model: M; recordHashes: string[] }>;
+  /**
+   * In a targeted revalidation: the route at `pagePath` as the live release has it, when the
+   * changed records do not affect it. A source adds it as it is, without building it (its model
+   * is a stub that is never rendered); null means build the route.
+   */
+  kept(pagePath: string): SourcedRoute | null;
 }
 
 /** One static route a source contributes. */
@@ -52,6 +58,8 @@ export interface SourcedRoute {
   search?: SearchText;
   /** False for pages that are not indexed by search engines (e.g. the search page). */
   inSitemap?: boolean;
+  /** Set on a route `kept` returned: the live release's files and rule stay. */
+  kept?: boolean;
 }
 
 /** A feature's static routes: each must list only public, published, unprotected records. */

@@ -5,7 +5,7 @@ import { localizedPath } from '../../site/paths.ts';
 import { resolveRequest, type RequestContext } from '../../site/request.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { contentContextFor, type Services } from './context.ts';
-import type { PageLoader, RouteSourceContext, RunData } from './route-source.ts';
+import type { PageLoader, RouteSourceContext, RunData, SourcedRoute } from './route-source.ts';
 
 /** The map key of a record: its key parts as JSON (`["content","story",…]`). */
 export const keyString = (key: readonly KeyPart[]): string => JSON.stringify(key);
@@ -64,6 +64,10 @@ export interface SourceContextInput {
   data: RunDataStore;
   /** Stable hash of a record (cached by identity by the caller). */
   hash: (record: unknown) => string;
+  /** Told the data keys a built route read, with their values (the prerender's route index). */
+  onBuilt?: (pagePath: string, keys: string[], values: unknown[]) => void;
+  /** A targeted run's kept route at a path (see RouteSourceContext.kept). */
+  kept?: (pagePath: string) => SourcedRoute | null;
 }
 
 /**
@@ -71,11 +75,12 @@ export interface SourceContextInput {
  * run's data behind a recorder, and returns the hashes of every record the loader read.
  */
 export function routeSourceContext(input: SourceContextInput): RouteSourceContext {
-  const { system, site, locale, host, services, data, hash } = input;
+  const { system, site, locale, host, services, data, hash, onBuilt } = input;
   const content: ContentContext = contentContextFor(services.content, system, site, locale);
   const country = system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
   return {
     system, site, locale, country, content, services, data,
+    kept: (pagePath) => input.kept?.(pagePath) ?? null,
     async build<M>(pagePath: string, load: PageLoader<M>) {
       const req = routeRequest(system, host, site, locale, pagePath);
       const read = new Set<string>();
@@ -83,6 +88,7 @@ export function routeSourceContext(input: SourceContextInput): RouteSourceContex
       const model = await load({ data: recorder, content, services }, req);
       const keys = [...read].sort();
       const values = await Promise.all(keys.map((k) => data.valueOf(k)));
+      onBuilt?.(pagePath, keys, values);
       return { model, recordHashes: keys.map((k, i) => `${k}=${hash(values[i])}`) };
     },
   };

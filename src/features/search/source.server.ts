@@ -18,6 +18,8 @@ export const searchPageSource: RouteSource = {
   name: 'search-page',
   appliesTo: (site) => searchOffered({ site }),
   async routes(ctx) {
+    const kept = ctx.kept(SEARCH_PATH);
+    if (kept) return [kept];
     const { model, recordHashes } = await ctx.build(SEARCH_PATH, loadSearchPage);
     return [{ pagePath: SEARCH_PATH, model, recordHashes, languages: [ctx.locale.language], updatedAt: new Date(0).toISOString(), keys: ['search'], inSitemap: false }];
   },

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { writeAtomic } from './atomic.ts';
 
 const brotli = promisify(brotliCompress);
@@ -23,6 +23,29 @@ export interface CompressOptions {
   gzipLevel?: number;
 }
 
+function brotliParams(data: Uint8Array, opts: CompressOptions) {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: opts.brotliQuality ?? 4,
+      [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  };
+}
+
+/**
+ * The siblings a file gets, computed on the calling thread (a prerender thread has nothing else
+ * to do meanwhile): each encoding only when the file is at least 1 KB and the encoding makes it
+ * smaller; `null` for a sibling the file must not have.
+ */
+export function compressedSiblingsSync(bytes: string | Uint8Array, opts: CompressOptions = {}): { br: Buffer | null; gz: Buffer | null } {
+  const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+  if (data.byteLength < COMPRESS_MIN_BYTES) return { br: null, gz: null };
+  const br = brotliCompressSync(data, brotliParams(data, opts));
+  const gz = gzipSync(data, { level: opts.gzipLevel ?? 5 });
+  return { br: br.byteLength < data.byteLength ? br : null, gz: gz.byteLength < data.byteLength ? gz : null };
+}
+
 /**
  * Writes `<path>.br` and `<path>.gz` beside a file (each atomically, see `atomic.ts`), so the
  * server can send the encoding a client accepts without compressing per request. A file under
@@ -36,13 +59,7 @@ export async function writeCompressedSiblings(path: string, bytes: string | Uint
     return [];
   }
   const [br, gzipped] = await Promise.all([
-    brotli(data, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: opts.brotliQuality ?? 4,
-        [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    }),
+    brotli(data, brotliParams(data, opts)),
     gz(data, { level: opts.gzipLevel ?? 5 }),
   ]);
   const written: ('br' | 'gzip')[] = [];

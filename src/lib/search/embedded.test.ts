@@ -46,6 +46,25 @@ describe('embedded index files', () => {
     expect((await backend.search({ localeCode: 'en', siteSlug: '', query: 'changed', page: 1 })).total).toBe(1);
   });
 
+  it('with the touched keys given, looks only at those indexes (and at new ones): the others keep their file without being hashed', async () => {
+    await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' }), doc('b', { site: 'brand-portal' })]);
+    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    const manifest = await buildIndexDirectory(dir, [
+      // Untouched (the caller knows nothing there changed): kept as it is.
+      doc('a', { title: 'Not looked at' }),
+      doc('c', { locale: 'en', url: '/en/c', title: 'Changed' }),
+      doc('n', { locale: 'fr', url: '/fr/n' }),
+    ], { touched: new Set(['_main/en']) });
+    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    // A new index is built although not named; one without documents any more is dropped.
+    expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en', '_main/fr']);
+    expect(existsSync(join(dir, 'brand-portal'))).toBe(false);
+    const backend = new EmbeddedBackend(dir);
+    await backend.open();
+    expect((await backend.search({ localeCode: 'en', siteSlug: '', query: 'changed', page: 1 })).total).toBe(1);
+  });
+
   it('never keeps an index file that a build killed midway may have replaced', async () => {
     await buildIndexDirectory(dir, [doc('a')]);
     const original = await readFile(join(dir, '_main/de.json'), 'utf8');

@@ -176,7 +176,7 @@ export async function writeIndexes(
  * documents are the same as in the previous build (same input hash, file still there) is kept as
  * it is, so one changed page rebuilds only the indexes of its site and language.
  */
-export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>): Promise<Manifest> {
+export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>, opts: { touched?: ReadonlySet<string> } = {}): Promise<Manifest> {
   let previous: Manifest['indexes'] = [];
   try {
     const old = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
@@ -188,7 +188,24 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
   const built = new Map<string, string>();
   const inputHashes = new Map<string, string>();
   const kept: Manifest['indexes'] = [];
-  for (const [key, group] of groupDocuments(docs)) {
+  let input: Iterable<SearchDocument> = docs;
+  if (opts.touched) {
+    // Only the indexes of the touched keys are looked at: the others keep their file unhashed.
+    const fileOf = new Map(await Promise.all(previous.map(async (i) => [i.key, await access(join(dir, i.file)).then(() => i, () => null)] as const)));
+    const keys = new Set<string>();
+    const rest: SearchDocument[] = [];
+    for (const d of docs) {
+      const key = indexKey(d.site, (d.locale.toLowerCase().split(/[-_]/)[0] ?? '') as Language);
+      if (!keys.has(key)) {
+        keys.add(key);
+        const old = fileOf.get(key);
+        if (old && !opts.touched.has(key)) kept.push(old);
+      }
+      if (opts.touched.has(key) || !fileOf.get(key)) rest.push(d);
+    }
+    input = rest;
+  }
+  for (const [key, group] of groupDocuments(input)) {
     const inputHash = createHash('sha256').update(JSON.stringify(group)).digest('base64url');
     const old = byKey.get(key);
     if (old?.inputHash === inputHash && (await access(join(dir, old.file)).then(() => true, () => false))) {

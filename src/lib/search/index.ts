@@ -15,7 +15,7 @@ import type { UpstreamTimeouts } from '../http/timeouts.ts';
 export * from './types.ts';
 export { analyzerFor, parseLocale, LANGUAGES, type Language } from './analysis.ts';
 export { escapeHtml, stripBrand } from './highlight.ts';
-export { searchSiteKey } from './documents.ts';
+export { indexKey, searchSiteKey } from './documents.ts';
 export { parseSearchRequest, parseSuggestRequest } from './request.ts';
 export { buildIndexes, writeIndexes, buildIndexDirectory, EmbeddedBackend, type Manifest } from './embedded.ts';
 export { OpenSearchBackend, type OpenSearchOptions } from './opensearch.ts';
@@ -48,7 +48,7 @@ export function createSearchBackend(config: SearchConfig): ServerSearchBackend {
  * publishes (rendered and unchanged alike): writes the embedded index files, or rebuilds the
  * OpenSearch indexes and switches their aliases. Throws a SearchError (`build`).
  */
-export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig): Promise<{ indexes: number; documents: number }> {
+export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig, opts: { touched?: ReadonlySet<string> } = {}): Promise<{ indexes: number; documents: number }> {
   const list = [...docs];
   if (config.engine === 'opensearch') {
     const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}), ...config.timeouts });
@@ -58,6 +58,6 @@ export async function publishSearchDocuments(docs: Iterable<SearchDocument>, con
       await backend.close();
     }
   }
-  const manifest = await buildIndexDirectory(config.indexDir, list);
+  const manifest = await buildIndexDirectory(config.indexDir, list, opts);
   return { indexes: manifest.indexes.length, documents: list.length };
 }

@@ -7,6 +7,7 @@ import { createRunData, routeSourceContext } from '../../features/platform/run-d
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
+import { idsOf, type IndexedRoute } from './targets.ts';
 
 export type HostMode = 'local' | 'public';
 
@@ -19,6 +20,10 @@ export interface PlannedRoute extends Omit<SourcedRoute, 'inSitemap'> {
   siteId: string;
   locale: Locale;
   inSitemap: boolean;
+  /** The data keys the route was built from (for the route index of targeted revalidations). */
+  reads: string[];
+  /** The route source that made it. */
+  source: string;
 }
 
 export interface Collected {
@@ -27,7 +32,26 @@ export interface Collected {
   routes: PlannedRoute[];
   /** Hosts and their origins, one static tree each. */
   hosts: Map<string, string>;
+  /** Data key → record ids in its value, for every key a built route read. */
+  keyIds: Map<string, string[]>;
+  /** Hash of the system data (a targeted run collects everything when it changed). */
+  systemHash: string;
 }
+
+/** What a targeted run keeps of the live release: the route at host and path, unbuilt, or null (build it). */
+export type KeepRoute = (host: string, path: string) => IndexedRoute | null;
+
+/** A targeted run's collect: only the sources named run; the others' routes are kept as indexed. */
+export interface CollectTargets {
+  /** The sources of the routes the named records affect: they run (in every site and locale). */
+  sources: Set<string>;
+  keep: KeepRoute;
+  /** The live release's routes of a source in one locale of a host. */
+  routesOf(host: string, localeCode: string, source: string): IndexedRoute[];
+}
+
+/** A kept route's stand-in model: never rendered (its files are the live release's). */
+const KEPT_MODEL = { kind: 'kept' } as unknown as SourcedRoute['model'];
 
 /** The host a site is prerendered for: its loopback domain locally, its public domain otherwise. */
 export function prerenderHost(site: Site, mode: HostMode): string | null {
@@ -45,7 +69,8 @@ export function originOf(host: string, mode: HostMode, port: number): string {
  * record. Records shared by locales with the same locale chain are fetched once. Throws (and
  * nothing is written) when a service fails.
  */
-export async function collect(services: Services, opts: { mode: HostMode; port: number; sources?: RouteSource[] }): Promise<Collected> {
+export async function collect(services: Services, opts: { mode: HostMode; port: number; sources?: RouteSource[]; targets?: CollectTargets }): Promise<Collected> {
+  const targets = opts.targets;
   const base: ContentContext = { config: services.content, locales: ['en'], stage: 'PUBLISHED' };
   const [system, redirects] = await Promise.all([getSystemData(base), listSystemRedirects(base)]);
   const sources = opts.sources ?? ROUTE_SOURCES;
@@ -60,6 +85,14 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
     return h;
   };
   const systemHash = hash(system);
+  const keyIds = new Map<string, string[]>();
+  const idCache = new WeakMap<object, string[]>();
+  const idsOfValue = (value: unknown): string[] => {
+    if (value === null || typeof value !== 'object') return [];
+    let ids = idCache.get(value);
+    if (!ids) { ids = [...idsOf(value)]; idCache.set(value, ids); }
+    return ids;
+  };
 
   for (const site of system.sites) {
     const host = prerenderHost(site, opts.mode);
@@ -68,10 +101,33 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
     hosts.set(host, origin);
     const siteSources = sources.filter((s) => s.appliesTo(site));
     await Promise.all(siteLocales(site, system).map(async (locale) => {
-      const ctx = routeSourceContext({ system, site, locale, host, services, data, hash });
+      const reads = new Map<string, string[]>();
+      const onBuilt = (pagePath: string, keys: string[], values: unknown[]) => {
+        reads.set(pagePath, keys);
+        keys.forEach((k, i) => { if (!keyIds.has(k)) keyIds.set(k, idsOfValue(values[i])); });
+      };
+      const keptRoute = (r: IndexedRoute): SourcedRoute => {
+        reads.set(r.pagePath, r.reads);
+        return {
+          pagePath: r.pagePath, model: KEPT_MODEL, recordHashes: [], languages: r.languages, updatedAt: r.updatedAt, keys: r.keys,
+          ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap, kept: true,
+        };
+      };
+      const kept = targets && ((pagePath: string): SourcedRoute | null => {
+        const r = targets.keep(host, localizedPath(site, locale, pagePath));
+        return r ? keptRoute(r) : null;
+      });
+      /** A source the named records do not concern: its routes as the live release has them (null: run it). */
+      const keptSource = (source: RouteSource): SourcedRoute[] | null => {
+        if (!targets || targets.sources.has(source.name)) return null;
+        const previous = targets.routesOf(host, locale.code, source.name);
+        return previous.every((r) => targets.keep(host, r.path)) ? previous.map(keptRoute) : null;
+      };
+      const ctx = routeSourceContext({ system, site, locale, host, services, data, hash, onBuilt, ...(kept ? { kept } : {}) });
       for (const source of siteSources) {
-        for (const r of await source.routes(ctx)) {
+        for (const r of keptSource(source) ?? await source.routes(ctx)) {
           routes.push({
+            source: source.name, reads: reads.get(r.pagePath) ?? [], ...(r.kept ? { kept: true } : {}),
             host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,
             model: r.model, recordHashes: [systemHash, ...r.recordHashes],
             languages: r.languages, updatedAt: r.updatedAt, keys: r.keys, search: r.search, inSitemap: r.inSitemap !== false,
@@ -80,5 +136,5 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
       }
     }));
   }
-  return { system, redirects, routes, hosts };
+  return { system, redirects, routes, hosts, keyIds, systemHash };
 }

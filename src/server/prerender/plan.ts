@@ -8,6 +8,8 @@ export interface PlanRoute {
   path: string;
   recordHashes: string[];
   keys: string[];
+  /** Kept by a targeted run without being built: the live release's rule and files stay. */
+  kept?: boolean;
 }
 
 export interface PlanInput<R extends PlanRoute> {
@@ -57,6 +59,12 @@ export function planRelease<R extends PlanRoute>(input: PlanInput<R>): { hosts: 
     const byPath = new Map<string, R>();
     const force = new Set<string>();
     for (const r of byHost.get(host) ?? []) {
+      const prev = prevRoutes[r.path];
+      if (r.kept && prev) {
+        fingerprints[r.path] = prev.fingerprint;
+        byPath.set(r.path, r);
+        continue;
+      }
       fingerprints[r.path] = routeFingerprint(input.appInput, `${r.origin}${r.path}`, r.recordHashes);
       byPath.set(r.path, r);
       if (input.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { withCspMeta } from '../headers.ts';
-import { writeAtomic } from '../../lib/fs/atomic.ts';
-import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
+import { writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
 
 /** One route to render: where its files go and what it is rendered from. */
@@ -34,9 +33,8 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
   const html = withCspMeta(Buffer.from(await res.arrayBuffer()), csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
-    const payload = JSON.stringify(job.model);
-    await Promise.all([writeAtomic(join(dir, 'index.html'), html), writeAtomic(join(dir, '_payload.json'), payload),
-      writeCompressedSiblings(join(dir, 'index.html'), html), writeCompressedSiblings(join(dir, '_payload.json'), payload)]);
+    writeReleaseFile(join(dir, 'index.html'), html);
+    writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(job.model));
   }
   return { host: job.host, path: job.path, status: res.status, csp };
 }

@@ -1,14 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
-import { liveDir, readPointer } from '../release.ts';
+import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
 import type { BuildMeta } from '../static-site.ts';
-import type { Collected, PlannedRoute } from './collect.ts';
+import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
+import type { ChangedRecord } from './targets.ts';
 import { prerender, type PrerenderResult } from './run.ts';
 import { parseServerEnv } from '../env.ts';
 
@@ -20,14 +21,23 @@ const SYSTEM = {
   sites: [{ id: 'main', isMain: true, slug: '', domains: [{ host: HOST, slug: null }] }],
 } as unknown as SystemData;
 
-/** A route of the fake route set: `version` is its record (a new version is a changed record). */
-interface FakeRoute { path: string; version: number; keys?: string[]; /** Text that makes the page and payload large (> 1 KB). */ pad?: string }
+/**
+ * A route of the fake route set: `version` is its record (a new version is a changed record);
+ * `reads` are the data keys it is built from, whose values hold the record ids in `KEY_IDS`;
+ * `pad` is text that makes the page and payload large (> 1 KB).
+ */
+interface FakeRoute { path: string; version: number; keys?: string[]; reads?: string[]; pad?: string }
 
 const planned = (r: FakeRoute): PlannedRoute => ({
   host: HOST, origin: ORIGIN, path: r.path, pagePath: r.path.slice(3), siteId: 'main', locale: LOCALE,
-  model: (r.pad ? { version: r.version, pad: r.pad } : { version: r.version }) as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`],
-  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false,
+  model: (r.pad ? { version: r.version, pad: r.pad } : { version: r.version }) as unknown as PageModelBase, recordHashes: [`record-${r.path}-v${r.version}`, ...(r.reads ?? [])],
+  languages: ['en'], updatedAt: '2026-01-01', keys: r.keys ?? [], inSitemap: false, reads: r.reads ?? [], source: 'fake',
+  search: { title: `${r.path} v${r.version}`, description: '', body: '' },
 });
+/** Record ids in the value of each data key the fake routes read. */
+const KEY_IDS = new Map([['["nav"]', ['about-id', 'contact-id']], ['["teasers"]', ['contact-id']]]);
+/** Paths the fake collect built (not kept) in the last run. */
+let built: string[];
 
 let dist: string;
 let staticRoot: string;
@@ -38,8 +48,9 @@ let rendered: string[];
  * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
  * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
  */
-function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[] } = {}): Promise<PrerenderResult> {
+function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string } = {}): Promise<PrerenderResult> {
   rendered = [];
+  built = [];
   const app = {
     async render(req: Request, { locals }: { locals: object }): Promise<Response> {
       const path = new URL(req.url).pathname;
@@ -52,10 +63,23 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
       });
     },
   };
-  const collected: Collected = { system: SYSTEM, redirects: [], routes: routes.map(planned), hosts: new Map([[HOST, ORIGIN]]) };
+  // Like the real collect: a route the targeted run keeps is listed without being built.
+  const collect = async (_: unknown, { targets }: { targets?: CollectTargets }): Promise<Collected> => {
+    const keep = targets?.keep;
+    return {
+    system: SYSTEM, redirects: [], hosts: new Map([[HOST, ORIGIN]]), systemHash: opts.systemHash ?? 'system-1',
+    keyIds: new Map([...KEY_IDS].filter(([k]) => routes.some((r) => !keep?.(HOST, r.path) && r.reads?.includes(k)))),
+    routes: routes.map((r) => {
+      const kept = keep?.(HOST, r.path);
+      if (kept) return { ...planned(r), model: { kind: 'kept' } as unknown as PageModelBase, recordHashes: [], kept: true, reads: kept.reads, keys: kept.keys };
+      built.push(r.path);
+      return planned(r);
+    }),
+    };
+  };
   return prerender(
-    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force },
-    { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect: async () => collected },
+    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records },
+    { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect },
   );
 }
 
@@ -187,6 +211,102 @@ describe('prerender: render, keep, remove', () => {
     const next = await run(SITE.map((r) => ({ ...r, version: 2 })));
     expect(rendered).toEqual(['/en/contact']);
     expect(next.rendered).toBe(1);
+  });
+
+  it('stages the next release after a publish, and the next change starts from it instead of copying', async () => {
+    const first = await run(SITE);
+    const releases = async () => (await readdir(join(staticRoot, 'releases'))).sort();
+    const staged = (await releases()).filter((id) => stagedBase(staticRoot, id) === first.releaseId);
+    expect(staged).toHaveLength(1);
+    expect(existsSync(join(releaseDir(staticRoot, staged[0]!), HOST, 'en/about-us/index.html'))).toBe(true);
+    // Nothing changed: the staged copy stays for the next change.
+    await run(SITE);
+    expect(await releases()).toEqual([first.releaseId!, staged[0]!].sort());
+
+    const second = await run([SITE[0]!, { ...SITE[1]!, version: 2 }, SITE[2]!]);
+    expect(rendered).toEqual(['/en/about-us']);
+    // The staged folder became the new release (no second copy); a new one is staged from it.
+    expect(existsSync(releaseDir(staticRoot, staged[0]!))).toBe(false);
+    const after = await releases();
+    expect(after).toHaveLength(3);
+    expect(after.filter((id) => stagedBase(staticRoot, id) === second.releaseId)).toHaveLength(1);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
+    // The previous release is untouched by the change.
+    expect(readFileSync(join(releaseDir(staticRoot, first.releaseId!), HOST, 'en/about-us/index.html'), 'utf8')).toContain('v1');
+  });
+});
+
+describe('prerender: the answer', () => {
+  it('tells the result as soon as the release is live, before the next link copy is staged', async () => {
+    await run(SITE);
+    let early: { result: PrerenderResult; staged: string[] } | null = null;
+    const app = { render: async (req: Request) => new Response(`<p>${new URL(req.url).pathname} v2</p>`, { headers: { 'Content-Type': 'text/html' } }) };
+    const collected: Collected = { system: SYSTEM, redirects: [], routes: SITE.map((r) => planned({ ...r, version: 2 })), hosts: new Map([[HOST, ORIGIN]]), keyIds: new Map(), systemHash: 'system-1' };
+    const result = await prerender(
+      {
+        distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1,
+        onPublished: (r) => { early = { result: r, staged: readdirSync(join(staticRoot, 'releases')).filter((id) => stagedBase(staticRoot, id) === r.releaseId) }; },
+      },
+      { loadEntry: async () => ({ app, buildId: 'build-1' }), collect: async () => collected },
+    );
+    expect(early).not.toBeNull();
+    expect(early!.result).toEqual({ ...result, stageSeconds: 0 });
+    expect(readPointer(staticRoot)).toBe(result.releaseId);
+    expect(early!.staged).toEqual([]);
+  });
+});
+
+describe('prerender: targeted revalidation (named records)', () => {
+  const TARGET_SITE: FakeRoute[] = [
+    { path: '/en', version: 1, keys: ['home-id', 'home'], reads: ['["nav"]'] },
+    { path: '/en/about-us', version: 1, keys: ['about-id', 'about-us'] },
+    { path: '/en/contact', version: 1, keys: ['contact-id', 'contact'] },
+    { path: '/en/news', version: 1, keys: ['news-id', 'news'], reads: ['["teasers"]'] },
+  ];
+  const changedContact = TARGET_SITE.map((r) => (r.path === '/en/contact' ? { ...r, version: 2 } : r));
+
+  it('builds only the routes a named record affects (its own and those that read a value holding it), and keeps the rest unbuilt', async () => {
+    await run(TARGET_SITE);
+    const result = await run(changedContact, { records: [{ model: 'page', id: 'contact-id', stage: 'PUBLISHED' }] });
+    expect(result.scope).toBe('targeted');
+    expect(built.sort()).toEqual(['/en', '/en/contact', '/en/news']);
+    expect(rendered).toEqual(['/en/contact']);
+    expect(result).toMatchObject({ rendered: 1, unchanged: 3, removed: 0, total: 4 });
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v2</p>');
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v1</p>');
+    expect(Object.keys(liveMeta().routes).sort()).toEqual(['/en', '/en/about-us', '/en/contact', '/en/news']);
+    // The next targeted run still knows every route (the index carries the kept ones over).
+    const again = await run(changedContact.map((r) => (r.path === '/en/about-us' ? { ...r, version: 2 } : r)), { records: [{ model: 'page', id: 'about-id' }] });
+    expect(again.scope).toBe('targeted');
+    expect(built.sort()).toEqual(['/en', '/en/about-us']);
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+  });
+
+  it('removes the routes of a named record that is gone', async () => {
+    await run(TARGET_SITE);
+    const result = await run(TARGET_SITE.filter((r) => r.path !== '/en/about-us'), { records: [{ model: 'page', id: 'about-id' }] });
+    expect(result).toMatchObject({ scope: 'targeted', removed: 1 });
+    expect(liveHtml('/en/about-us')).toBeNull();
+  });
+
+  it('changes nothing for records of another stage', async () => {
+    const first = await run(TARGET_SITE);
+    const result = await run(changedContact, { records: [{ model: 'page', id: 'contact-id', stage: 'DRAFT' }] });
+    expect(result).toMatchObject({ releaseId: null, scope: 'targeted' });
+    expect(built).toEqual([]);
+    expect(readPointer(staticRoot)).toBe(first.releaseId);
+  });
+
+  it('collects everything for a record the live release does not know, or when the system data changed', async () => {
+    await run(TARGET_SITE);
+    const unknown = await run(changedContact, { records: [{ model: 'page', id: 'new-page-id' }] });
+    expect(unknown).toMatchObject({ scope: 'full', scopeReason: 'not in the live release: new-page-id' });
+    expect(built).toHaveLength(4);
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v2</p>');
+    const system = await run(TARGET_SITE, { records: [{ model: 'page', id: 'contact-id' }], systemHash: 'system-2' });
+    expect(system).toMatchObject({ scope: 'full', scopeReason: 'the system data changed' });
+    expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
   });
 });
 

@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { collect, prerenderHost, type Collected, type HostMode } from './collect.ts';
+import { collect, prerenderHost, type Collected, type CollectTargets, type HostMode } from './collect.ts';
+import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
 import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 import { renderAll } from './render-pool.ts';
-import { publishSearchDocuments, searchSiteKey, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
+import { indexKey, publishSearchDocuments, searchSiteKey, type Language, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
-import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
+import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, skipInCopy, stageRelease, takeStaged, type ReleaseHosts } from '../release.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -26,7 +27,16 @@ export interface PrerenderOptions {
   threads?: number;
   /** Re-render these pages (by id or slug) even when their fingerprint is unchanged. */
   force?: { ids?: string[]; slugs?: string[]; all?: boolean };
+  /**
+   * The changed records a webhook named: only the routes they affect are collected and built,
+   * the rest is kept from the live release (see targets.ts; everything when it cannot be sure).
+   */
+  records?: ChangedRecord[];
   onProgress?: (p: Progress) => void;
+  /** Stage the next run's link copy after a publish (default true; see release.ts takeStaged). */
+  stage?: boolean;
+  /** Told the result as soon as the release is live, before the clean-up and the staging that follow. */
+  onPublished?: (result: PrerenderResult) => void;
 }
 
 export interface Progress {
@@ -52,7 +62,12 @@ export interface PrerenderResult {
   renderSeconds: number;
   /** Writing the search index, manifests and sitemaps of a new release. */
   publishSeconds: number;
+  /** After the publish: staging the next run's link copy (not in `seconds`). */
+  stageSeconds: number;
   pagesPerSecond: number;
+  /** `targeted` when only what the named records affect was collected, else why everything was. */
+  scope: 'full' | 'targeted';
+  scopeReason?: string;
 }
 
 export interface BuiltEntry {
@@ -95,7 +110,7 @@ function readPrevious(hostDir: string): BuildMeta | null {
 /** Where a run gets the built app and the records from; tests pass fakes (no build, no services). */
 export interface PrerenderDeps {
   loadEntry?: (distDir: string) => Promise<BuiltEntry>;
-  collect?: (opts: PrerenderOptions) => Promise<Collected>;
+  collect?: (opts: PrerenderOptions, more: { targets?: CollectTargets }) => Promise<Collected>;
 }
 
 /**
@@ -122,14 +137,67 @@ export async function prerender(opts: PrerenderOptions, deps: PrerenderDeps = {}
 async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
   const entry = await (deps.loadEntry ?? loadEntry)(opts.distDir);
-  const collected = await (deps.collect ? deps.collect(opts) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port }));
   // What every page is rendered with besides its records: the app build and the render configuration.
   const appInput = `${entry.buildId}\n${renderEnv(opts.env)}`;
-  const collectSeconds = (performance.now() - started) / 1000;
+  const app = appHash(appInput);
   const liveId = readPointer(staticRoot);
   const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
-  const releaseId = newReleaseId();
-  const releaseRoot = releaseDir(staticRoot, releaseId);
+  const liveMeta = new Map<string, BuildMeta | null>();
+  const metaOf = (host: string) => {
+    if (!liveMeta.has(host)) liveMeta.set(host, liveRoot ? readPrevious(join(liveRoot, host)) : null);
+    return liveMeta.get(host)!;
+  };
+
+  // A webhook that named records: collect only what they affect, when the live release says what that is.
+  let targeting: Targeting | null = null;
+  if (opts.records?.length && !opts.force?.all && liveRoot) {
+    // Pages forced by id or slug are named records too (built, never kept).
+    const forced = [...(opts.force?.ids ?? []), ...(opts.force?.slugs ?? [])].map((id) => ({ model: 'forced', id }));
+    targeting = target(readRouteIndex(liveRoot), app, [...opts.records, ...forced]);
+  }
+  if (targeting?.targeted && targeting.ids.length === 0) {
+    // Only records of other stages (drafts): nothing served changes.
+    const seconds = (performance.now() - started) / 1000;
+    return { releaseId: null, rendered: 0, unchanged: 0, removed: 0, failed: [], total: 0, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'targeted', scopeReason: 'no published record named' };
+  }
+  let targets: CollectTargets | undefined;
+  let index: RouteIndex | null = null;
+  if (targeting?.targeted) {
+    const { affected, sources } = targeting;
+    index = targeting.index;
+    const byId = new Map(index.routes.map((r) => [routeId(r.host, r.path), r]));
+    const bySource = new Map<string, IndexedRoute[]>();
+    for (const r of index.routes) {
+      const k = `${r.host}\n${r.locale}\n${r.source}`;
+      const list = bySource.get(k);
+      if (list) list.push(r);
+      else bySource.set(k, [r]);
+    }
+    targets = {
+      sources,
+      keep: (host, path) => {
+        const id = routeId(host, path);
+        if (affected.has(id)) return null;
+        const r = byId.get(id);
+        // Kept only with its rule and its file in the live release.
+        return r && metaOf(host)?.routes[path] && existsSync(join(routeDir(join(liveRoot!, host), path), 'index.html')) ? r : null;
+      },
+      routesOf: (host, locale, source) => bySource.get(`${host}\n${locale}\n${source}`) ?? [],
+    };
+  }
+  const runCollect = (t?: CollectTargets) => (deps.collect ? deps.collect(opts, { targets: t }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(t ? { targets: t } : {}) }));
+  let collected = await runCollect(targets);
+  let scopeReason = targeting && !targeting.targeted ? targeting.reason : undefined;
+  if (index && index.system !== collected.systemHash) {
+    // The system data (sites, locales, countries) changed too: every route may differ.
+    index = null;
+    scopeReason = 'the system data changed';
+    collected = await runCollect();
+  }
+  const scope: PrerenderResult['scope'] = index ? 'targeted' : 'full';
+  const collectSeconds = (performance.now() - started) / 1000;
+  let releaseId = newReleaseId();
+  let releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
 
   const liveHosts = liveRoot ? readHosts(liveRoot) : null;
@@ -137,25 +205,29 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     appInput,
     hosts: [...collected.hosts.keys()],
     routes: collected.routes,
-    previous: (host) => (liveRoot ? readPrevious(join(liveRoot, host)) : null),
+    previous: metaOf,
     hasFile: (host, path) => !!liveRoot && existsSync(join(routeDir(join(liveRoot, host), path), 'index.html')),
     liveHosts: Object.keys(liveHosts?.hosts ?? {}),
     force: opts.force,
   });
-  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
   const changed = planned.changed;
+  // The link copy of the live release, staged after the last publish, when there is one.
+  const linkStart = performance.now();
+  const staged = changed && liveId ? await takeStaged(staticRoot, liveId, planned.hosts.filter((p) => p.previous).map((p) => p.host)) : null;
+  if (staged) {
+    releaseId = staged;
+    releaseRoot = releaseDir(staticRoot, releaseId);
+  }
+  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
   if (!changed) {
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;
-    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, pagesPerSecond: 0 };
+    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope, ...(scopeReason ? { scopeReason } : {}) };
   }
 
   // The new release starts as the live one: every file hard-linked (nothing read or copied), except
   // the build manifests, which are written anew.
-  const linkStart = performance.now();
-  await Promise.all(plans.map((p) => (p.liveHostDir
-    ? linkTree(p.liveHostDir, p.hostDir, { skip: (rel) => rel === 'builds' || rel.startsWith('builds/') || rel.endsWith('.tmp') })
-    : undefined)));
+  if (!staged) await Promise.all(plans.map((p) => (p.liveHostDir ? linkTree(p.liveHostDir, p.hostDir, { skip: skipInCopy }) : undefined)));
   const linkSeconds = (performance.now() - linkStart) / 1000;
 
   const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
@@ -205,14 +277,18 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
 
   // The search index is built from the text of every published route (rendered or kept).
   const docs: SearchDocument[] = [];
+  // A targeted run that removed nothing changed only the indexes of the routes it built.
+  const touched = scope === 'targeted' && removed === 0 ? new Set<string>() : null;
+  const siteKeys = new Map(collected.system.sites.map((s) => [s.id, searchSiteKey(s)]));
   for (const r of collected.routes) {
     if (!r.search || !rules.get(r.host)?.[r.path]) continue;
-    const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site: searchSiteKey(site), locale: r.locale.language });
+    const site = siteKeys.get(r.siteId)!;
+    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site, locale: r.locale.language });
+    if (touched && !r.kept) touched.add(indexKey(site, r.locale.language.toLowerCase().split(/[-_]/)[0] as Language));
   }
   // Written before the swap; each index file is replaced atomically (see buildIndexDirectory).
   const publishStart = performance.now();
-  await publishSearchDocuments(docs, searchConfig);
+  await publishSearchDocuments(docs, searchConfig, touched ? { touched } : {});
   const publishSeconds = (performance.now() - publishStart) / 1000;
   for (const plan of plans) {
     const origin = collected.hosts.get(plan.host)!;
@@ -240,15 +316,27 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
     await writeCompressedSiblings(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
   }
+  // The route index of the release: what a later targeted run keeps without building (see targets.ts).
+  const indexed: IndexedRoute[] = [];
+  const keyIds: Record<string, string[]> = {};
+  for (const r of collected.routes) {
+    if (!rules.get(r.host)?.[r.path]) continue;
+    indexed.push({
+      host: r.host, path: r.path, pagePath: r.pagePath, siteId: r.siteId, source: r.source, locale: r.locale.code, keys: r.keys, reads: r.reads,
+      languages: r.languages, updatedAt: r.updatedAt, ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap,
+    });
+    for (const k of r.reads) keyIds[k] ??= collected.keyIds.get(k) ?? index?.keyIds[k] ?? [];
+  }
+  const routeIndex: RouteIndex = { format: ROUTE_INDEX_FORMAT, app, system: collected.systemHash, keyIds, routes: indexed };
+  await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));
   const main = collected.system.sites.find((s) => s.isMain);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
   // Every file of the release is written: make it live in one step, then drop the releases
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
-  await cleanStatic(staticRoot, { searchDir });
   const seconds = (performance.now() - started) / 1000;
-  return {
+  const published = (stageSeconds: number): PrerenderResult => ({
     releaseId,
     rendered: done - failed.length,
     unchanged,
@@ -260,6 +348,16 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     linkSeconds,
     renderSeconds,
     publishSeconds,
+    stageSeconds,
+    scope,
+    ...(scopeReason ? { scopeReason } : {}),
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
-  };
+  });
+  opts.onPublished?.(published(0));
+  await cleanStatic(staticRoot, { searchDir });
+  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
+  const stageStart = performance.now();
+  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
+  const stageSeconds = (performance.now() - stageStart) / 1000;
+  return published(stageSeconds);
 }
