@@ -244,9 +244,12 @@ test.describe('accessibility', () => {
     await page.goto(KAPPA_310);
     await expect(page.getByRole('button', { name: 'Add to comparison' })).toBeEnabled();
     await expectNoAxeViolations(page);
+    // The button is server HTML that hydrates on the click; the product is stored once it says so.
     await page.getByRole('button', { name: 'Add to comparison' }).click();
+    await expect(page.getByRole('button', { name: 'Remove from comparison' })).toBeVisible();
     await page.goto(KAPPA_320);
     await page.getByRole('button', { name: 'Add to comparison' }).click();
+    await expect(page.getByRole('button', { name: 'Remove from comparison' })).toBeVisible();
     await page.goto('/en/comparison');
     await expect(group(page, 'Cut & strip machines').getByRole('link', { name: 'Kappa 320' })).toBeVisible();
     await expectNoAxeViolations(page);
