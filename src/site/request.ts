@@ -57,7 +57,8 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function countryOf(system: SystemData, locale: Locale): Country {
+/** The country of a locale (the international view for ALL or an unknown country). */
+export function countryOf(system: SystemData, locale: Locale): Country {
   if (locale.country === ALL_COUNTRY) return allCountry(system.languages);
   return system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
 }

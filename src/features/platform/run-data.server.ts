@@ -1,8 +1,7 @@
 import type { ContentContext } from '../../lib/content/index.ts';
 import type { KeyPart } from '../../lib/cache/data-cache.ts';
-import { allCountry } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
-import { resolveRequest, type RequestContext } from '../../site/request.ts';
+import { countryOf, resolveRequest, type RequestContext } from '../../site/request.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { contentContextFor, type Services } from './context.ts';
 import type { PageLoader, RouteSourceContext, RunData, SourcedRoute } from './route-source.ts';
@@ -77,7 +76,7 @@ export interface SourceContextInput {
 export function routeSourceContext(input: SourceContextInput): RouteSourceContext {
   const { system, site, locale, host, services, data, hash, onBuilt } = input;
   const content: ContentContext = contentContextFor(services.content, system, site, locale);
-  const country = system.countries.find((c) => c.countryCode === locale.country) ?? allCountry(system.languages);
+  const country = countryOf(system, locale);
   return {
     system, site, locale, country, content, services, data,
     kept: (pagePath) => input.kept?.(pagePath) ?? null,

@@ -25,7 +25,7 @@ export function cacheModeFor(params: URLSearchParams, privileged: boolean): Cach
 }
 
 /** The cache key of a record; next-release mode gets its own key space. */
-export function cacheKey(parts: (string | number | null | undefined)[], nextRelease: boolean): string {
+export function cacheKey(parts: readonly KeyPart[], nextRelease: boolean): string {
   const key = parts.map((p) => p ?? '').join(':');
   return nextRelease ? `${NEXT_RELEASE_PREFIX}${key}` : key;
 }
@@ -47,7 +47,7 @@ export interface DataSource {
 
 /** The data source of one on-demand request: the shared cache, in the request's mode. */
 export function cachedSource(cache: DataCache, mode: CacheMode, nextRelease: boolean): DataSource {
-  return { get: (key, load) => cache.get(cacheKey(key.map((p) => (typeof p === 'boolean' ? String(p) : p)), nextRelease), load, mode) };
+  return { get: (key, load) => cache.get(cacheKey(key, nextRelease), load, mode) };
 }
 
 interface Entry {
