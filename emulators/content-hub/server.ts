@@ -117,6 +117,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
   interface NavItemAnswer {
     id: string;
     title: string;
+    locale: string;
     link: ReturnType<typeof link>;
     countries: string[];
     hidden: boolean;
@@ -124,16 +125,20 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     breadcrumbOverride: string | null;
     items: NavItemAnswer[];
   }
-  const navItem = (item: RawNavItem, locales: string[], stage: Stage): NavItemAnswer => ({
+  const navItem = (item: RawNavItem, locales: string[], stage: Stage): NavItemAnswer => {
+    const title = pickLocale(item.title, locales);
+    return {
     id: item.id,
-    title: pickLocale(item.title, locales)?.value ?? '',
+    title: title?.value ?? '',
+    locale: title?.lang ?? 'en',
     link: link(item.link, locales, stage),
     countries: item.countries ?? [],
     hidden: !!item.hidden,
     hideSubItems: !!item.hideSubItems,
     breadcrumbOverride: item.breadcrumbOverride ? pickLocale(item.breadcrumbOverride, locales)?.value ?? null : null,
     items: (item.items ?? []).map((i) => navItem(i, locales, stage)),
-  });
+    };
+  };
 
   const page = (p: RawPage, stage: Stage, locales: string[]) => {
     const source = stage === 'DRAFT' && p.draft ? { ...p.content, ...p.draft } : p.content;
@@ -205,7 +210,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
             id: nav.id, theme: nav.theme ?? 'Default',
             contactLink: link(nav.contactLink, ctx.locales, stage),
             navigationSections: (nav.navigationSections ?? []).map((s) => ({
-              id: s.id, title: pickLocale(s.title, ctx.locales)?.value ?? '',
+              id: s.id, title: pickLocale(s.title, ctx.locales)?.value ?? '', locale: pickLocale(s.title, ctx.locales)?.lang ?? 'en',
               items: (s.items ?? []).map((i) => navItem(i, ctx.locales, stage)),
             })),
           };

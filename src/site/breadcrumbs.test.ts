@@ -3,7 +3,7 @@ import { breadcrumbs, notFoundBreadcrumbs } from './breadcrumbs.ts';
 import type { VisibleNavItem } from './navigation.ts';
 
 const nav = (id: string, href: string, items: VisibleNavItem[] = [], breadcrumbOverride: string | null = null): VisibleNavItem => ({
-  id, title: id.toUpperCase(), link: { kind: 'internal', href, newTab: false }, items, breadcrumbOverride,
+  id, title: id.toUpperCase(), titleLanguage: null, link: { kind: 'internal', href, newTab: false }, items, breadcrumbOverride,
 });
 
 const home = { title: 'Home', route: '/en' };
@@ -11,7 +11,7 @@ const tree = [
   nav('company', '/en/company', [
     nav('careers', '/en/company/careers', [nav('jobs', '/en/company/careers/jobs?region=eu')], 'Jobs & careers'),
   ]),
-  { id: 'news', title: 'News', link: { kind: 'action', action: 'openNewsFeed' }, items: [nav('archive', '/en/news-archive')], breadcrumbOverride: null } satisfies VisibleNavItem,
+  { id: 'news', title: 'News', titleLanguage: null, link: { kind: 'action', action: 'openNewsFeed' }, items: [nav('archive', '/en/news-archive')], breadcrumbOverride: null } satisfies VisibleNavItem,
 ];
 
 describe('breadcrumbs', () => {
@@ -59,6 +59,17 @@ describe('breadcrumbs', () => {
     const crumbs = breadcrumbs({ home, nav: tree, currentHref: '/en/company/careers/jobs', currentTitle: 'Jobs' });
     expect(crumbs[0]).toEqual(home);
     expect(crumbs.filter((c) => c.route === null)).toEqual([crumbs.at(-1)]);
+  });
+});
+
+describe('breadcrumb languages', () => {
+  it('carry the language of a navigation title and of the page title when known', () => {
+    const fallbackNav = [{ ...nav('company', '/ja/company', [nav('careers', '/ja/company/careers')]), titleLanguage: 'en' }];
+    expect(breadcrumbs({ home: { title: 'ホーム', route: '/ja' }, nav: fallbackNav, currentHref: '/ja/company/careers', currentTitle: 'Karriere', currentLanguage: 'de' })).toEqual([
+      { title: 'ホーム', route: '/ja' },
+      { title: 'COMPANY', route: '/ja/company', titleLanguage: 'en' },
+      { title: 'Karriere', route: null, titleLanguage: 'de' },
+    ]);
   });
 });
 

@@ -2,6 +2,8 @@ import type { VisibleNavItem } from './navigation.ts';
 
 export interface Breadcrumb {
   title: string;
+  /** The language the title is written in, when known (a fallback may differ from the page's). */
+  titleLanguage?: string | null;
   /** Null for the last item: it is not clickable and marked current. */
   route: string | null;
 }
@@ -16,17 +18,24 @@ export function breadcrumbs(opts: {
   nav: VisibleNavItem[];
   currentHref: string;
   currentTitle: string;
+  /** The language of `currentTitle` (the page's content language). */
+  currentLanguage?: string | null;
 }): Breadcrumb[] {
   const trail = findTrail(opts.nav, opts.currentHref) ?? [];
   const crumbs: Breadcrumb[] = [{ title: opts.home.title, route: opts.home.route }];
   if (opts.currentHref === opts.home.route) return [{ title: opts.home.title, route: null }];
   for (const item of trail.slice(0, -1)) {
     if (item.link.kind === 'action') continue;
-    crumbs.push({ title: item.breadcrumbOverride ?? item.title, route: item.link.href });
+    crumbs.push(crumb(item.breadcrumbOverride ?? item.title, item.link.href, item.titleLanguage));
   }
   const last = trail.at(-1);
-  crumbs.push({ title: last?.breadcrumbOverride ?? opts.currentTitle, route: null });
+  crumbs.push(last?.breadcrumbOverride ? crumb(last.breadcrumbOverride, null, last.titleLanguage) : crumb(opts.currentTitle, null, opts.currentLanguage));
   return crumbs;
+}
+
+/** A crumb, with the language of its title only when known. */
+function crumb(title: string, route: string | null, language: string | null | undefined): Breadcrumb {
+  return language ? { title, route, titleLanguage: language } : { title, route };
 }
 
 /** Home plus '404' pointing to '/', for an unknown page. */

@@ -5,6 +5,7 @@ import {
   contentLocaleChain,
   effectiveLocaleChain,
   fallbackLanguage,
+  langAttr,
   localizedName,
   makeLocale,
   measurementSystem,
@@ -72,6 +73,22 @@ describe('makeLocale', () => {
     const expected = { code: 'en', urlCode: 'en', sisCode: 'en-US', isInternational: true, language: 'en', country: 'ALL' };
     expect(makeLocale('EN', null)).toEqual(expected);
     expect(makeLocale('en', 'ALL')).toEqual(expected);
+  });
+});
+
+describe('langAttr', () => {
+  it('names the language of a fragment written in another language than the page', () => {
+    expect(langAttr('en', 'ja')).toBe('en');
+    expect(langAttr('EN', 'zh')).toBe('en');
+    expect(langAttr('de-CH', 'fr')).toBe('de');
+  });
+  it('says nothing when the languages agree (locales of one language included) or the language is unknown', () => {
+    expect(langAttr('ja', 'ja')).toBeUndefined();
+    expect(langAttr('de', 'de-CH')).toBeUndefined();
+    expect(langAttr('de-AT', 'de')).toBeUndefined();
+    expect(langAttr(null, 'ja')).toBeUndefined();
+    expect(langAttr(undefined, 'ja')).toBeUndefined();
+    expect(langAttr('', 'ja')).toBeUndefined();
   });
 });
 

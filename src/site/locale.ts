@@ -10,6 +10,17 @@ const SIS_CODES: Record<string, string> = {
 };
 
 /** The search-index (SIS) code of a language; `en-US` for any language not listed in the spec. */
+/**
+ * The `lang` attribute a fragment needs inside a page: its language when that differs from the
+ * page's (an English fallback title on a Japanese page gets `lang="en"`), nothing otherwise or
+ * when the fragment's language is unknown. Compares languages, not locales ("de" inside "de-CH").
+ */
+export function langAttr(textLanguage: string | null | undefined, pageLanguage: string): string | undefined {
+  if (!textLanguage) return undefined;
+  const lang = textLanguage.split('-')[0]!.toLowerCase();
+  return lang === pageLanguage.split('-')[0]!.toLowerCase() ? undefined : lang;
+}
+
 export function sisCode(language: string): string {
   return SIS_CODES[language.toLowerCase()] ?? 'en-US';
 }

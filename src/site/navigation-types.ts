@@ -24,6 +24,8 @@ export interface Link {
 export interface NavItem {
   id: string;
   title: string;
+  /** The language the title is written in (an English fallback on a Japanese page is "en"); null when unknown. */
+  titleLanguage: string | null;
   link: Link | null;
   countries: string[];
   hidden: boolean;
@@ -42,6 +44,8 @@ export interface HeaderNavigation {
 export interface FooterSection {
   id: string;
   title: string;
+  /** The language the title is written in; null when unknown. */
+  titleLanguage: string | null;
   items: NavItem[];
 }
 

@@ -7,7 +7,7 @@ const link = (extra: Partial<Link> = {}): Link => ({
   pageParameters: null, openInNewTab: false, ...extra,
 });
 const item = (id: string, extra: Partial<NavItem> = {}): NavItem => ({
-  id, title: id, link: link({ path: `/${id}` }), countries: [], hidden: false, hideSubItems: false,
+  id, title: id, titleLanguage: null, link: link({ path: `/${id}` }), countries: [], hidden: false, hideSubItems: false,
   breadcrumbOverride: null, items: [], ...extra,
 });
 const filter = (extra: Partial<NavFilter> = {}): NavFilter => ({
@@ -84,10 +84,10 @@ describe('hideSubItems', () => {
 });
 
 describe('visible items', () => {
-  it('carry the resolved link, the title and the breadcrumb override', () => {
-    const [first] = filterNavigation([item('about', { title: 'About us', breadcrumbOverride: 'About' })], filter());
+  it("carry the resolved link, the title, its language and the breadcrumb override", () => {
+    const [first] = filterNavigation([item('about', { title: 'About us', titleLanguage: 'en', breadcrumbOverride: 'About' })], filter());
     expect(first).toEqual({
-      id: 'about', title: 'About us', breadcrumbOverride: 'About', items: [],
+      id: 'about', title: 'About us', titleLanguage: 'en', breadcrumbOverride: 'About', items: [],
       link: { kind: 'internal', href: '/en-us/about', newTab: false },
     });
   });

@@ -5,6 +5,8 @@ import { resolveLink, type LinkContext, type ResolvedLink } from './links.ts';
 export interface VisibleNavItem {
   id: string;
   title: string;
+  /** The language the title is written in, see `NavItem.titleLanguage`. */
+  titleLanguage: string | null;
   link: ResolvedLink;
   items: VisibleNavItem[];
   breadcrumbOverride: string | null;
@@ -43,6 +45,7 @@ export function filterNavigation(items: NavItem[], filter: NavFilter): VisibleNa
     out.push({
       id: item.id,
       title: item.title,
+      titleLanguage: item.titleLanguage,
       link,
       breadcrumbOverride: item.breadcrumbOverride,
       items: item.hideSubItems ? [] : filterNavigation(item.items, filter),

@@ -34,6 +34,25 @@ test.describe('Lighthouse findings', () => {
     });
   }
 
+  test('on /ja the navigation titles that fall back to English say so (lang="en"), the translated ones do not', async ({ page }) => {
+    await page.goto('/ja');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    const nav = page.getByRole('navigation', { name: 'メインナビゲーション' });
+    // "Solutions" and "Wire processing" have no Japanese title in the demo navigation; "All products" has one.
+    const solutions = nav.getByRole('button', { name: 'Solutions' });
+    await expect(solutions.locator('[lang]')).toHaveAttribute('lang', 'en');
+    await solutions.click();
+    await expect(nav.getByRole('link', { name: 'Wire processing' }).locator('[lang]')).toHaveAttribute('lang', 'en');
+    const translated = nav.getByRole('link', { name: 'すべての製品' });
+    await expect(translated).toBeVisible();
+    await expect(translated.locator('[lang]')).toHaveCount(0);
+    const footer = page.getByRole('navigation', { name: 'フッターナビゲーション' });
+    await expect(footer.getByRole('heading', { level: 2 }).first()).toHaveAttribute('lang', 'en');
+    // On /en nothing is marked.
+    await page.goto('/en');
+    await expect(page.getByRole('navigation', { name: 'Main navigation' }).locator('[lang]')).toHaveCount(0);
+  });
+
   test('the news feed links name their news item', async ({ page }) => {
     await page.goto('/en/media-releases');
     await page.getByRole('button', { name: /^News/ }).first().click();

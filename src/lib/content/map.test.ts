@@ -148,6 +148,19 @@ describe('navigation for visitors', () => {
     ]);
   });
 
+  it('keeps the language each title was resolved from (a fallback differs from the page), null when the hub does not say', () => {
+    const [jaItem, fallback, unknown] = mapNavItems(parseItems([
+      { ...rawItem('ja', pageLink('a')), locale: 'ja' },
+      { ...rawItem('fallback', pageLink('b')), locale: 'en' },
+      rawItem('unknown', pageLink('c')),
+    ]));
+    expect([jaItem!.titleLanguage, fallback!.titleLanguage, unknown!.titleLanguage]).toEqual(['ja', 'en', null]);
+    const footer = mapFooter(v.parse(RawFooterSchema, {
+      footerNavigation: { id: 'f', theme: '', contactLink: null, navigationSections: [{ id: 's', title: 'S', locale: 'de-CH', items: [{ ...rawItem('f', pageLink('a')), locale: 'de-CH' }] }] },
+    }).footerNavigation!);
+    expect([footer.navigationSections[0]!.titleLanguage, footer.navigationSections[0]!.items[0]!.titleLanguage]).toEqual(['de', 'de']);
+  });
+
   it('filters header and footer alike', () => {
     const header = mapHeader(v.parse(RawHeaderSchema, {
       headerNavigation: { id: 'h', theme: '', hidden: false, homeItems: [{ ...rawItem('h1', pageLink('a')), hidden: true }], topItems: [{ ...rawItem('t1', pageLink('a')), hidden: true }, rawItem('t2', pageLink('b'))] },

@@ -61,6 +61,11 @@ function hasTarget(item: RawNavItem): boolean {
   return !!l && !!(l.page || l.path || l.url || l.productSlug || l.serviceSlug);
 }
 
+/** The language of a hub locale ("de-CH" → "de"); null when the hub did not say. */
+function languageOf(locale: string | null | undefined): string | null {
+  return locale ? locale.split('-')[0]!.toLowerCase() : null;
+}
+
 /**
  * Navigation items as a visitor may see them: a hidden item and one without a link target are
  * dropped with their sub items (spec §5: hidden items show only in editor mode; an item with no
@@ -80,6 +85,7 @@ export function mapNavItems(raw: readonly RawNavItem[], opts: NavigationOptions 
     out.push({
       id: item.id,
       title: item.title,
+      titleLanguage: languageOf(item.locale),
       link: item.link ?? null,
       countries: item.countries,
       hidden: item.hidden,
@@ -104,7 +110,7 @@ export function mapFooter(raw: NonNullable<v.InferOutput<typeof RawFooterSchema>
   return {
     theme: raw.theme || 'Default',
     contactLink: raw.contactLink ?? null,
-    navigationSections: raw.navigationSections.map((s) => ({ id: s.id, title: s.title, items: mapNavItems(s.items, opts, warn) })),
+    navigationSections: raw.navigationSections.map((s) => ({ id: s.id, title: s.title, titleLanguage: languageOf(s.locale), items: mapNavItems(s.items, opts, warn) })),
   };
 }
 

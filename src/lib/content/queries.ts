@@ -16,7 +16,7 @@ const LINK = /* GraphQL */ `
 // Navigation is a tree; three levels are what the header and footer render.
 const NAV_ITEM = /* GraphQL */ `
   fragment NavItemFields on NavigationItem {
-    id title countries hidden hideSubItems breadcrumbOverride
+    id title locale countries hidden hideSubItems breadcrumbOverride
     link { ...LinkFields }
   }
   fragment NavItemTree on NavigationItem {
@@ -68,7 +68,7 @@ export const FOOTER_NAVIGATION = /* GraphQL */ `
     footerNavigation(id: $id, stage: $stage) {
       id theme
       contactLink { ...LinkFields }
-      navigationSections { id title items { ...NavItemTree } }
+      navigationSections { id title locale items { ...NavItemTree } }
     }
   }
 `;

@@ -77,6 +77,8 @@ type RawLink = Link;
 export interface RawNavItem {
   id: string;
   title: string;
+  /** The locale the hub resolved the title from (a fallback's, when the asked locale has none). */
+  locale?: string | null;
   countries: string[];
   hidden: boolean;
   hideSubItems: boolean;
@@ -88,6 +90,7 @@ export interface RawNavItem {
 export const RawNavItemSchema: v.GenericSchema<unknown, RawNavItem> = v.object({
   id: str,
   title: str,
+  locale: nstr,
   countries: v.array(str),
   hidden: v.boolean(),
   hideSubItems: v.boolean(),
@@ -108,7 +111,7 @@ export const RawFooterSchema = v.object({
   footerNavigation: v.nullable(v.object({
     id: str, theme: str,
     contactLink: v.nullish(RawLinkSchema),
-    navigationSections: v.array(v.object({ id: str, title: str, items: v.array(RawNavItemSchema) })),
+    navigationSections: v.array(v.object({ id: str, title: str, locale: nstr, items: v.array(RawNavItemSchema) })),
   })),
 });
 
