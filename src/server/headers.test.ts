@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
+import { createHash } from 'node:crypto';
+import { cspForPage, HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
 
 const withCspMeta = (html: string, csp: string | null) => withCspMetaBytes(Buffer.from(html), csp).toString('utf8');
 
@@ -43,5 +44,28 @@ describe('withCspMeta', () => {
     expect(withCspMeta(html, null)).toBe(html);
     const withMeta = html.replace('<title>', `<meta http-equiv="Content-Security-Policy" content="x"><title>`);
     expect(withCspMeta(withMeta, "default-src 'self'")).toBe(withMeta);
+  });
+});
+
+describe('cspForPage', () => {
+  const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+  const style = 'body{color:#123}';
+  const script = 'console.log("ü")';
+  const other = hash('.elsewhere{}');
+  const astro = `default-src 'self';img-src 'self' data:; script-src 'self' ${hash(script)} ${hash('otherScript()')}; style-src 'self' ${hash(style)} ${other}`;
+
+  it("keeps only the hashes of the page's own inline scripts and styles (multi-byte text hashed as bytes)", () => {
+    const html = Buffer.from(`<html><head><style data-x>${style}</style></head><body><script type="module">${script}</script><script src="/a.js"></script></body></html>`);
+    expect(cspForPage(html, astro)).toBe(`default-src 'self';img-src 'self' data:; script-src 'self' ${hash(script)}; style-src 'self' ${hash(style)}`);
+  });
+
+  it('never adds a hash Astro did not list, and keeps every other source', () => {
+    const html = Buffer.from('<style>.injected{}</style><script>alert(1)</script>');
+    expect(cspForPage(html, astro)).toBe(`default-src 'self';img-src 'self' data:; script-src 'self'; style-src 'self'`);
+  });
+
+  it('does not count an external script as inline', () => {
+    const html = Buffer.from(`<script src="/x.js">${script}</script>`);
+    expect(cspForPage(html, astro)).not.toContain(hash(script));
   });
 });

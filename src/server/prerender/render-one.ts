@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
-import { withCspMeta } from '../headers.ts';
+import { cspForPage, withCspMeta } from '../headers.ts';
 import { writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
 
@@ -29,8 +29,10 @@ export interface RenderApp {
 export async function renderOne(app: RenderApp, job: RenderJob, shared: { system: SystemData; releaseId: string }): Promise<RenderOutcome> {
   const locals = { prerender: { system: shared.system, model: job.model, releaseId: shared.releaseId } };
   const res = await app.render(new Request(`${job.origin}${job.path}`), { locals });
-  const csp = res.headers.get('content-security-policy');
-  const html = withCspMeta(Buffer.from(await res.arrayBuffer()), csp);
+  const body = Buffer.from(await res.arrayBuffer());
+  const astroCsp = res.headers.get('content-security-policy');
+  const csp = astroCsp && cspForPage(body, astroCsp);
+  const html = withCspMeta(body, csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
     writeReleaseFile(join(dir, 'index.html'), html);
