@@ -1,4 +1,4 @@
-import './search.css';
+import './search-box.css';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { callSearch } from './client.ts';
 import { MIN_SUGGEST_CHARS, type SearchRecord } from '../../lib/search/types.ts';
