@@ -46,6 +46,8 @@ type StoryListItem {
   teaserImage: Asset
   category: StoryCategory!
   storyContacts: [StoryContact!]!
+  "The language the localized fields were resolved to."
+  contentLanguage: String!
 }
 
 "A story with its content."
@@ -455,6 +457,7 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
           teaserImage: asset(s.teaserImage, locales),
           category: category(cat, locales),
           storyContacts: (s.contacts ?? []).map((id) => d.contacts.find((c) => c.id === id)!).map((c) => contact(c, locales)),
+          contentLanguage: picked.lang,
         };
       };
 

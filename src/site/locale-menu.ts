@@ -1,11 +1,13 @@
 import type { Locale, Site, SystemData } from './types.ts';
-import { ALL_COUNTRY, localizedName, makeLocale, siteLanguages } from './locale.ts';
+import { ALL_COUNTRY, localizedNameOf, makeLocale, siteLanguages } from './locale.ts';
 import { localizedPath } from './paths.ts';
 
 export interface LocaleMenuGroup {
   countryCode: string;
   /** Country name in the page's language ('' for the international group: the caller labels it). */
   name: string;
+  /** The language `name` is written in (an English fallback in a Japanese menu is "en"); null when unknown. */
+  nameLanguage: string | null;
   options: { locale: Locale; href: string; label: string; current: boolean }[];
 }
 
@@ -17,13 +19,14 @@ export function localeMenu(site: Site, system: Pick<SystemData, 'languages' | 'c
   const langs = siteLanguages(site, system.languages);
   const label = (lang: string) => languageEndonym(lang);
   const option = (l: Locale) => ({ locale: l, href: localizedPath(site, l, pagePath), label: label(l.language), current: l.code === current.code });
-  const groups: LocaleMenuGroup[] = [{ countryCode: ALL_COUNTRY, name: '', options: langs.map((l) => option(makeLocale(l, null))) }];
+  const groups: LocaleMenuGroup[] = [{ countryCode: ALL_COUNTRY, name: '', nameLanguage: null, options: langs.map((l) => option(makeLocale(l, null))) }];
   if (site.internationalOnly) return groups;
   for (const c of system.countries) {
     if (c.hidden) continue;
     const supported = c.supportedLanguages.filter((l) => langs.includes(l));
     if (supported.length === 0) continue;
-    groups.push({ countryCode: c.countryCode, name: localizedName(c.localizations, current, c.countryCode), options: supported.map((l) => option(makeLocale(l, c.countryCode))) });
+    const { name, language } = localizedNameOf(c.localizations, current, c.countryCode);
+    groups.push({ countryCode: c.countryCode, name, nameLanguage: language, options: supported.map((l) => option(makeLocale(l, c.countryCode))) });
   }
   return groups;
 }

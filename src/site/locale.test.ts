@@ -7,6 +7,7 @@ import {
   fallbackLanguage,
   langAttr,
   localizedName,
+  localizedNameOf,
   makeLocale,
   measurementSystem,
   parseLocaleSegment,
@@ -230,6 +231,12 @@ describe('localizedName', () => {
     { locale: 'de', displayName: 'Schweiz' },
     { locale: 'de-CH', displayName: 'Schwiiz' },
   ];
+
+  it('says which language the picked name is in (null for the code used when there is none)', () => {
+    expect(localizedNameOf(names, makeLocale('de', 'CH'), '?')).toEqual({ name: 'Schwiiz', language: 'de' });
+    expect(localizedNameOf(names, makeLocale('ja', null), '?')).toEqual({ name: 'Switzerland', language: 'en' });
+    expect(localizedNameOf([], makeLocale('ja', null), 'CH')).toEqual({ name: 'CH', language: null });
+  });
 
   it('picks the exact locale, then the language, then English, then the first entry', () => {
     expect(localizedName(names, makeLocale('de', 'CH'), '?')).toBe('Schwiiz');

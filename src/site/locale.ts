@@ -127,12 +127,21 @@ export function measurementSystem(saved: string | undefined, country: Country | 
 
 /** A display name from localizations for the wanted locale chain (exact, language, en, first). */
 export function localizedName(localizations: { locale: string; displayName: string }[], locale: Locale, fallback: string): string {
+  return localizedNameOf(localizations, locale, fallback).name;
+}
+
+/**
+ * `localizedName` with the language the name is written in (the locale of the localization it
+ * came from; null for the fallback, whose language is unknown), for a `lang` attribute.
+ */
+export function localizedNameOf(localizations: { locale: string; displayName: string }[], locale: Locale, fallback: string): { name: string; language: string | null } {
   const wanted = [locale.code, locale.language, DEFAULT_LANGUAGE].map((l) => l.toLowerCase());
   for (const w of wanted) {
     const hit = localizations.find((l) => l.locale.toLowerCase() === w);
-    if (hit) return hit.displayName;
+    if (hit) return { name: hit.displayName, language: hit.locale.split('-')[0]!.toLowerCase() };
   }
-  return localizations[0]?.displayName ?? fallback;
+  const first = localizations[0];
+  return first ? { name: first.displayName, language: first.locale.split('-')[0]!.toLowerCase() } : { name: fallback, language: null };
 }
 
 /**

@@ -67,6 +67,16 @@ test.describe('Lighthouse findings', () => {
     const footer = page.getByRole('navigation', { name: 'フッターナビゲーション' });
     await expect(footer.getByRole('heading', { level: 2 }).first()).toHaveAttribute('lang', 'en');
     await expect(footer.getByRole('link').first().locator('[lang]')).toHaveAttribute('lang', 'en');
+    // Country names without a Japanese localization in the language menu.
+    await expect(page.locator('.locale-menu__country', { hasText: 'Czech Republic' })).toHaveAttribute('lang', 'en');
+    // Story teasers, media releases and the catalogue answer in English on /ja as well.
+    await page.goto('/ja/stories');
+    await expect(page.getByRole('main').getByRole('article').first().getByRole('heading')).toHaveAttribute('lang', 'en');
+    await page.goto('/ja/media-releases');
+    await expect(page.getByRole('main').getByRole('heading', { level: 2 }).filter({ has: page.getByRole('link') }).first()).toHaveAttribute('lang', 'en');
+    await page.goto('/ja/products/wire-processing');
+    await expect(page.getByRole('heading', { level: 1, name: 'Wire processing' })).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('navigation', { name: 'パンくずリスト' }).getByText('Wire processing')).toHaveAttribute('lang', 'en');
     for (const [path, name] of [['/de', 'Hauptnavigation'], ['/en', 'Main navigation']] as const) {
       await page.goto(path);
       const main = page.getByRole('navigation', { name });

@@ -114,4 +114,9 @@ describe('catalogueCrumbs', () => {
   it('end a product page with the product after its lineage', () => {
     expect(catalogueCrumbs(home, lineage, 'Kappa 310', href).map((c) => c.route)).toEqual(['/en', '/en/products', '/en/products/cut-strip', null]);
   });
+
+  it("gives every catalogue title the catalogue's answer language when told it (home keeps the page language)", () => {
+    const crumbs = catalogueCrumbs({ title: 'ホーム', route: '/ja' }, [{ name: 'Products', route: '/products' }], 'Kappa 310', (r) => `/ja${r}`, 'en');
+    expect(crumbs.map((c) => 'titleLanguage' in c ? c.titleLanguage : null)).toEqual([null, 'en', 'en']);
+  });
 });

@@ -153,10 +153,15 @@ export function buildServiceModel(
   return { kind: 'catalogue-service', ...chrome, service: offeredRelations(service, countryCode, available), relatedStories };
 }
 
-/** Breadcrumb trail of a catalogue page: home, the lineage (already localized routes), the page last and not clickable. */
-export function catalogueCrumbs(home: { title: string; route: string }, lineage: { name: string; route: string }[], current: string | null, href: (route: string) => string) {
-  const trail = lineage.map((l) => ({ title: l.name, route: href(l.route) as string | null }));
-  if (current !== null) trail.push({ title: current, route: null });
+/**
+ * Breadcrumb trail of a catalogue page: home, the lineage (already localized routes), the page last
+ * and not clickable. `language`, the catalogue's answer language, goes with every catalogue title
+ * (a fallback language is marked on the page).
+ */
+export function catalogueCrumbs(home: { title: string; route: string }, lineage: { name: string; route: string }[], current: string | null, href: (route: string) => string, language?: string) {
+  const lang = language ? { titleLanguage: language } : {};
+  const trail: { title: string; route: string | null; titleLanguage?: string }[] = lineage.map((l) => ({ title: l.name, route: href(l.route) as string | null, ...lang }));
+  if (current !== null) trail.push({ title: current, route: null, ...lang });
   else if (trail.length) trail[trail.length - 1] = { ...trail[trail.length - 1]!, route: null };
   return [{ title: home.title, route: home.route as string | null }, ...trail];
 }

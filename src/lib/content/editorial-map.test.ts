@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { mapContact, mapNewsFeed, mapNewsItem, mapStory, mapStoryItem, stripLiteralNewlines } from './editorial-map.ts';
-import { NewsFeedSchema, RawStorySchema, StoriesSchema } from './editorial-schema.ts';
+import { mapContact, mapMediaReleaseItem, mapNewsFeed, mapNewsItem, mapStory, mapStoryItem, stripLiteralNewlines } from './editorial-map.ts';
+import { MediaReleasesSchema, NewsFeedSchema, RawStorySchema, StoriesSchema } from './editorial-schema.ts';
 
 const category = { id: 'cat-1', slug: 'technology', name: 'Technology', storyCount: 8 };
 const contact = {
@@ -37,6 +37,14 @@ describe('story mapping', () => {
     expect(item.category).toEqual(category);
     expect(item.teaserImage).toEqual({ url: 'http://hub/assets/img/carpatia.svg', mimeType: 'image/svg+xml', alternativeText: '' });
     expect(item.storyContacts[0]!.image?.alternativeText).toBe('Jonas Baumann');
+  });
+
+  it('keeps the language a list item was resolved to (null when the hub does not say), for story and media release teasers', () => {
+    const raw = v.parse(StoriesSchema, { stories: { total: 2, items: [{ ...storyItem, contentLanguage: 'en' }, storyItem] } });
+    expect(raw.stories.items.map((i) => mapStoryItem(i).contentLanguage)).toEqual(['en', null]);
+    const release = { id: 'r', slug: 'agm', publicationDate: '2026-04-15T08:00:00.000Z', title: 'AGM', leadText: 'Lead', adhoc: false };
+    const releases = v.parse(MediaReleasesSchema, { mediaReleases: { total: 2, items: [{ ...release, contentLanguage: 'de' }, release] } });
+    expect(releases.mediaReleases.items.map((i) => mapMediaReleaseItem(i).contentLanguage)).toEqual(['de', null]);
   });
 
   it('turns empty contact fields into null', () => {

@@ -58,6 +58,7 @@ export function mapStoryItem(raw: RawStoryItem): StoryListItem {
     teaserImage: image(raw.teaserImage, ''),
     category: mapCategory(raw.category),
     storyContacts: raw.storyContacts.map(mapContact),
+    contentLanguage: raw.contentLanguage ?? null,
   };
 }
 
@@ -72,7 +73,7 @@ export function mapStory(raw: RawStory, onInvalid?: (message: string) => void): 
 }
 
 export function mapMediaReleaseItem(raw: RawMediaReleaseItem): MediaReleaseItem {
-  return { id: raw.id, slug: raw.slug, publicationDate: raw.publicationDate, title: raw.title, leadText: raw.leadText, adhoc: raw.adhoc };
+  return { id: raw.id, slug: raw.slug, publicationDate: raw.publicationDate, title: raw.title, leadText: raw.leadText, adhoc: raw.adhoc, contentLanguage: raw.contentLanguage ?? null };
 }
 
 export function mapMediaRelease(raw: RawMediaRelease, onInvalid?: (message: string) => void): MediaRelease {

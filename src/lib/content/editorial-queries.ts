@@ -20,7 +20,7 @@ const STORY_ITEM = /* GraphQL */ `
   ${CATEGORY}
   ${CONTACT}
   fragment StoryListItemFields on StoryListItem {
-    id slug publicationDate title leadText
+    id slug publicationDate title leadText contentLanguage
     teaserImage { ...EditorialAsset }
     category { ...StoryCategoryFields }
     storyContacts { ...StoryContactFields }
@@ -28,7 +28,7 @@ const STORY_ITEM = /* GraphQL */ `
 `;
 
 const MEDIA_RELEASE_ITEM = /* GraphQL */ `
-  fragment MediaReleaseItemFields on MediaRelease { id slug publicationDate title leadText adhoc }
+  fragment MediaReleaseItemFields on MediaRelease { id slug publicationDate title leadText adhoc contentLanguage }
 `;
 
 export const STORIES = /* GraphQL */ `

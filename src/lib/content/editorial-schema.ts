@@ -31,6 +31,7 @@ export const RawStoryItemSchema = v.object({
   teaserImage: v.nullish(AssetSchema),
   category: RawCategorySchema,
   storyContacts: v.array(RawContactSchema),
+  contentLanguage: nstr,
 });
 export type RawStoryItem = v.InferOutput<typeof RawStoryItemSchema>;
 
@@ -51,6 +52,7 @@ export const RawMediaReleaseItemSchema = v.object({
   title: str,
   leadText: str,
   adhoc: v.boolean(),
+  contentLanguage: nstr,
 });
 export type RawMediaReleaseItem = v.InferOutput<typeof RawMediaReleaseItemSchema>;
 

@@ -34,6 +34,8 @@ export interface StoryListItem {
   teaserImage: ImageAsset | null;
   category: StoryCategory;
   storyContacts: StoryContact[];
+  /** The language title and lead text are written in (a fallback may differ from the page's); null when unknown. */
+  contentLanguage: string | null;
 }
 
 export interface Story extends StoryListItem {
@@ -60,6 +62,8 @@ export interface MediaReleaseItem {
   leadText: string;
   /** Ad hoc announcement (price-sensitive, listing rules). */
   adhoc: boolean;
+  /** The language title and lead text are written in; null when unknown. */
+  contentLanguage: string | null;
 }
 
 export interface MediaRelease extends MediaReleaseItem {
