@@ -1,9 +1,12 @@
-// npm run bench:prerender [-- --routes 10000] [-- --no-baseline] [-- --port 4398]
+// npm run bench:prerender [-- --routes 10000] [-- --no-baseline] [-- --port 4398] [-- --profile [dir]]
 // Measures, in one run: a full prerender (pages/s); one content change live, from the webhook
 // request (POST /api/revalidate naming the changed record, to the real server) to the new HTML
 // being served; a run where nothing changed; and, as the peer baseline, Astro's own static build
 // (output: 'static' + getStaticPaths) of the same content, then the same one change rebuilt by its
 // experimental incrementalBuild with a warm cache. Prints one table; never fails on time.
+// --profile takes CPU profiles of the full run (this thread and every render thread) and of the
+// server during the one change (all its threads), into dir (default: a folder in the temp dir),
+// and prints their top entries (self and inclusive time) with the CPU ms per page.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,8 @@ import { prerender, type PrerenderResult } from '../../src/server/prerender/run.
 import { hashOf } from '../../src/server/prerender/fingerprint.ts';
 import { collect } from '../../src/server/prerender/collect.ts';
 import { parseServerEnv, servicesFromEnv } from '../../src/server/env.ts';
+import { Session } from 'node:inspector/promises';
+import { formatSummary, readProfiles, summarize } from './cpu-profile.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string, fallback: string) => {
@@ -28,6 +33,13 @@ const work = join(tmpdir(), 'komax-bench-prerender');
 // --port P uses P (the public port), P-2, P-3 and P-4 (emulators): keep them inside your port block.
 const PORT = Number(arg('port', '4398'));
 const HUB_PORT = PORT - 2;
+const profileAt = process.argv.indexOf('--profile');
+const profileDir = profileAt < 0 ? null : (process.argv[profileAt + 1] && !process.argv[profileAt + 1]!.startsWith('--') ? process.argv[profileAt + 1]! : join(tmpdir(), 'komax-bench-prerender-profile'));
+if (profileDir) {
+  rmSync(profileDir, { recursive: true, force: true });
+  mkdirSync(join(profileDir, 'full'), { recursive: true });
+  mkdirSync(join(profileDir, 'one-change'), { recursive: true });
+}
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
@@ -64,7 +76,21 @@ symlinkSync(join(root, 'dist/server'), join(dist, 'server'));
 symlinkSync(join(root, 'dist/client'), join(dist, 'client'));
 const opts = { distDir: dist, env, mode: 'local' as const, port: PORT };
 
-const full = await prerender(opts);
+let full: PrerenderResult;
+if (profileDir) {
+  // This thread through the inspector (only around the run), the render threads with --cpu-prof.
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  full = await prerender({ ...opts, workerExecArgv: ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'full')}`, '--cpu-prof-interval=500'] });
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(join(profileDir, 'full', 'main.cpuprofile'), JSON.stringify(profile));
+  session.disconnect();
+} else {
+  full = await prerender(opts);
+}
 
 // 3. The peer baseline: Astro's static build of the main host's routes, through the same components,
 // with its incremental build on (a cache key per page: the hash of its model).
@@ -105,6 +131,8 @@ if (baseline) {
   // Same project root (so packages resolve as usual), a copy of src/ whose only page is a static one.
   cpSync(join(root, 'src'), join(project, 'src'), { recursive: true });
   cpSync(join(root, 'locales'), join(project, 'locales'), { recursive: true });
+  // src/ imports the client directive's helpers from integrations/ (relative to src/).
+  cpSync(join(root, 'integrations'), join(project, 'integrations'), { recursive: true });
   rmSync(join(project, 'src/pages'), { recursive: true });
   mkdirSync(join(project, 'src/pages'));
   const routeCount = await writeAstroRoutes();
@@ -121,7 +149,8 @@ export function getStaticPaths() {
 `);
   writeFileSync(astroConfig, `import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
-export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, trailingSlash: 'never', build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true }, experimental: { incrementalBuild: true } });
+import interactionDirective from './integrations/interaction/index.ts';
+export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}', srcDir: ${JSON.stringify(join(project, 'src'))}, outDir: ${JSON.stringify(join(project, 'dist'))}, cacheDir: ${JSON.stringify(join(project, 'cache'))}, integrations: [react(), interactionDirective()], session: false, compressHTML: true, markdown: { syntaxHighlight: false }, trailingSlash: 'never', build: { inlineStylesheets: 'never', format: 'directory' }, security: { csp: true }, experimental: { incrementalBuild: true } });
 `);
   const res = await astroBuild();
   if (res.ok) astro = { routes: routeCount, seconds: res.seconds };
@@ -131,7 +160,10 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
 // 4. One content change live: the real server, the webhook naming the changed record, then the
 // page polled until it shows the new title.
 const SECRET = 'bench-revalidation-secret';
-const server = spawn(process.execPath, [join(root, 'src/server/main.ts')], {
+const server = spawn(process.execPath, [
+  // Profiled: SIGTERM must end the server by process.exit, so the profiles get written.
+  ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'one-change')}`, '--import', 'data:text/javascript,process.once("SIGTERM",()=>process.exit(0))'] : []),
+  join(root, 'src/server/main.ts')], {
   cwd: root,
   env: { ...process.env, CONTENT_ENDPOINT: hub.url, CATALOGUE_ENDPOINT: catalogue.url, PORT: String(PORT), HOST: '127.0.0.1', DIST_DIR: dist, REVALIDATE_SECRET: SECRET, PRERENDER_HOSTS: 'local', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -210,4 +242,10 @@ if (astro) {
 const width = Math.max(...rows.map(([k]) => k.length));
 console.log(`\nprerender benchmark (${process.env.npm_package_name ?? 'komax'}; node ${process.version}; ${existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] : ''})`);
 for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+if (profileDir) {
+  console.log(`\nfull run, ${formatSummary(summarize(readProfiles(join(profileDir, 'full'))), full.rendered)}`);
+  const serverProfiles = readProfiles(join(profileDir, 'one-change'));
+  if (serverProfiles.length) console.log(`\none change, the server (start, prerender thread, serving), ${formatSummary(summarize(serverProfiles), one.rendered)}`);
+  console.log(`\nprofiles in ${profileDir} (open them in Chrome DevTools → Performance)`);
+}
 process.exit(0);

@@ -81,6 +81,25 @@ describe('fixedT', () => {
     expect(t('no.such.key')).toBe('no.such.key');
   });
 
+  it('gives each set of option values its own text, however often it is asked (lookups are remembered)', () => {
+    const t = fixedT('en');
+    const overview = (title: unknown) => t('header.overview', { title } as never);
+    for (let i = 0; i < 3; i++) {
+      expect(overview('Products')).toBe('Products overview');
+      expect(overview('Services')).toBe('Services overview');
+      // Values that would read alike when simply joined stay apart.
+      expect(overview('a|5:titles1:b')).toBe('a|5:titles1:b overview');
+      expect(overview(7)).toBe('7 overview');
+      expect(overview('7')).toBe('7 overview');
+      expect(t('header.overview', { title: 'X', other: 'Y' } as never)).toBe('X overview');
+    }
+    // An object value is never remembered (it may change between calls).
+    const title = { toString: () => 'First' };
+    expect(overview(title)).toBe('First overview');
+    title.toString = () => 'Second';
+    expect(overview(title)).toBe('Second overview');
+  });
+
   it('throws for a language without a file', () => {
     expect(() => fixedT('xx')).toThrow('Translation file for language xx not found.');
   });

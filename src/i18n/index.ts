@@ -43,10 +43,31 @@ export function uiLanguage(language: string): UiLanguage {
 }
 
 const fixed = new Map<string, TFunction>();
+/** Remembered lookups with options per language, up to this many (then forgotten at once). */
+const WITH_OPTIONS_LIMIT = 5000;
 
 /**
- * A `t` fixed to one language, safe under concurrent requests (no global language switch). Plain
- * lookups (no options) are remembered: a page asks for the same few hundred strings every render.
+ * The cache key of a lookup whose options are all plain values (interpolations, `count`), else
+ * null (not remembered): the same key with the same values always gives the same text.
+ */
+function optionsKey(key: string, options: unknown): string | null {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return null;
+  let out = key;
+  for (const [k, v] of Object.entries(options)) {
+    if (k === 'returnObjects' || k === 'postProcess') return null;
+    const type = typeof v;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && v !== undefined) return null;
+    const text = String(v);
+    // Length-prefixed: no value can pass for another option.
+    out += `|${k.length}:${k}${type[0]}${text.length}:${text}`;
+  }
+  return out;
+}
+
+/**
+ * A `t` fixed to one language, safe under concurrent requests (no global language switch).
+ * Lookups are remembered (plain ones, and those whose options are plain values): a page asks for
+ * the same few hundred strings every render, the prerender asks for them 10,000 times.
  */
 export function fixedT(language: string): TFunction {
   let t = fixed.get(language);
@@ -55,8 +76,20 @@ export function fixedT(language: string): TFunction {
     // The wrapper passes keys through unchanged; its callers' keys are checked by TFunction's type.
     const base = instance.getFixedT(language) as unknown as (key: string | string[], options?: unknown) => string;
     const plain = new Map<string, string>();
+    const withOptions = new Map<string, string>();
     t = ((key: string | string[], options?: unknown) => {
-      if (options !== undefined || typeof key !== 'string') return base(key, options);
+      if (typeof key !== 'string') return base(key, options);
+      if (options !== undefined) {
+        const k = optionsKey(key, options);
+        if (k === null) return base(key, options);
+        let value = withOptions.get(k);
+        if (value === undefined) {
+          value = base(key, options);
+          if (withOptions.size >= WITH_OPTIONS_LIMIT) withOptions.clear();
+          withOptions.set(k, value);
+        }
+        return value;
+      }
       let value = plain.get(key);
       if (value === undefined) {
         value = base(key);

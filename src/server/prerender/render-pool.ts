@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { SystemData } from '../../site/types.ts';
 import { renderOne, type RenderApp, type RenderJob, type RenderOutcome } from './render-one.ts';
 import { currentRequestId } from '../../lib/log/index.ts';
+import { installSyncDigest } from './sync-digest.ts';
 
 /** Below this many routes a second thread costs more (loading the App) than it saves. */
 const THREAD_THRESHOLD = 400;
@@ -18,6 +19,8 @@ export interface PoolOptions {
   /** Render threads including this one; defaults to the machine's cores. */
   threads?: number;
   onOutcome: (o: RenderOutcome) => void;
+  /** Node options of the worker threads (the bench profiles them with `--cpu-prof`). */
+  workerExecArgv?: string[];
 }
 
 /**
@@ -27,6 +30,7 @@ export interface PoolOptions {
  */
 export async function renderAll(jobs: RenderJob[], opts: PoolOptions): Promise<void> {
   const concurrency = opts.concurrency ?? 12;
+  installSyncDigest();
   const shared = { system: opts.system, releaseId: opts.releaseId };
   const threads = jobs.length < THREAD_THRESHOLD ? 1 : Math.max(1, opts.threads ?? availableParallelism());
   let next = 0;
@@ -50,6 +54,7 @@ export async function renderAll(jobs: RenderJob[], opts: PoolOptions): Promise<v
   const remote = () => new Promise<void>((resolve, reject) => {
     const worker = new Worker(new URL('./render-worker.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, system: opts.system, releaseId: opts.releaseId, concurrency, reqId: currentRequestId() },
+      ...(opts.workerExecArgv ? { execArgv: [...process.execArgv, ...opts.workerExecArgv] } : {}),
     });
     const send = () => {
       const chunk = take();

@@ -3,8 +3,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadEntry } from './run.ts';
 import { renderOne, type RenderJob, type RenderOutcome } from './render-one.ts';
 import { runWithRequestContext } from '../../lib/log/index.ts';
+import { installSyncDigest } from './sync-digest.ts';
 
 const { distDir, system, releaseId, concurrency, reqId } = workerData as { distDir: string; system: Parameters<typeof renderOne>[2]['system']; releaseId: string; concurrency: number; reqId?: string };
+installSyncDigest();
 const { app } = await loadEntry(distDir);
 
 // Lines logged while rendering carry the id of the request that started the prerender (a revalidation).

@@ -37,6 +37,8 @@ export interface PrerenderOptions {
   stage?: boolean;
   /** Told the result as soon as the release is live, before the clean-up and the staging that follow. */
   onPublished?: (result: PrerenderResult) => void;
+  /** Node options of the render worker threads (the bench profiles them with `--cpu-prof`). */
+  workerExecArgv?: string[];
 }
 
 export interface Progress {
@@ -254,6 +256,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     releaseId,
     concurrency: opts.concurrency,
     threads: opts.threads,
+    ...(opts.workerExecArgv ? { workerExecArgv: opts.workerExecArgv } : {}),
     onOutcome: (o) => {
       if (o.status !== 200) failed.push(`${o.host}${o.path} (${o.status})`);
       else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp };
@@ -306,15 +309,15 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
       }
       return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
     });
-    await writeAtomic(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
-    await writeCompressedSiblings(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
-    await writeAtomic(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
-    await writeCompressedSiblings(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
-    await writeAtomic(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
-    await writeCompressedSiblings(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
+    const write = async (file: string, text: string) => {
+      await writeAtomic(file, text);
+      await writeCompressedSiblings(file, text);
+    };
+    await write(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
+    await write(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
+    await write(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
     // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
-    await writeAtomic(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
-    await writeCompressedSiblings(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
+    await write(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
   }
   // The route index of the release: what a later targeted run keeps without building (see targets.ts).
   const indexed: IndexedRoute[] = [];

@@ -23,9 +23,15 @@ function writeUnlinked(file: string, data: string | Uint8Array | null): void {
   try {
     unlinkSync(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') { if (data !== null) mkdirSync(dirname(file), { recursive: true }); }
-    else throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  if (data !== null) writeFileSync(file, data);
+  if (data === null) return;
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    // Its folder is made once, by the first file of a new route (not tried for every file).
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, data);
+  }
 }
