@@ -39,7 +39,7 @@ describe('sendReady', () => {
   ] as const;
 
   it.each(cases)('sends the %s coding for Accept-Encoding %j with exactly the headers and body sendEncoded sent', async (coding, accept) => {
-    const headers = accept === undefined ? {} : { 'accept-encoding': accept };
+    const headers: Record<string, string> = accept === undefined ? {} : { 'accept-encoding': accept };
     const ready = pageReady();
     const now = await inject((req, res) => sendReady(req, res, ready), { url: '/en', headers });
     const before = await inject(sentBefore, { url: '/en', headers });
@@ -52,12 +52,13 @@ describe('sendReady', () => {
 
   it('answers 304 to the ETag of the coding it would send only, with the same headers as before', async () => {
     const ready = pageReady();
-    for (const headers of [
+    const requests: Record<string, string>[] = [
       { 'accept-encoding': 'br', 'if-none-match': '"fp-br"' },
       { 'accept-encoding': 'gzip', 'if-none-match': 'W/"fp-gzip", "other"' },
       { 'if-none-match': '*' },
       { 'accept-encoding': 'gzip', 'if-none-match': '"fp-br"' },
-    ]) {
+    ];
+    for (const headers of requests) {
       const now = await inject((req, res) => sendReady(req, res, ready), { url: '/en', headers });
       expect(now).toEqual(await inject(sentBefore, { url: '/en', headers }));
     }
