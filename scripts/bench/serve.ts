@@ -4,13 +4,14 @@
 // per server and their ratio. Builds (and prerenders, with the emulators) only when dist/ has no
 // release yet. Never fails on a number.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
 import { hasPublishedRelease } from '../../src/server/startup.ts';
+import { SECURITY_HEADERS } from '../../src/server/headers.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string, fallback: string) => {
@@ -79,6 +80,7 @@ function findNginx(): string | null {
   return path || null;
 }
 let nginx = findNginx();
+let nginxPid: number | null = null;
 if (!nginx) {
   if (process.getuid?.() === 0) {
     console.log('nginx: not installed, installing Debian nginx-light (apt-get)…');
@@ -113,7 +115,15 @@ http {
   scgi_temp_path ${work}/scgi;
   types { text/html html; application/json json; text/javascript js; text/css css; application/xml xml; text/plain txt; image/svg+xml svg; }
   default_type application/octet-stream;
+  # What a production nginx in front of these files would do: the precompressed siblings, file
+  # descriptors and metadata cached, the same security headers as ours, Vary on the coding.
   gzip_static on;
+  gzip_vary on;
+  open_file_cache max=10000 inactive=60s;
+  open_file_cache_valid 60s;
+  open_file_cache_errors on;
+  etag on;
+${Object.entries(SECURITY_HEADERS).map(([k, v]) => `  add_header ${k} "${v}" always;`).join('\n')}
   server {
     listen 127.0.0.1:${NGINX_PORT};
     server_name localhost;
@@ -125,24 +135,50 @@ http {
 `);
   const proc = spawn(nginx, ['-p', work, '-c', join(work, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(proc);
+  nginxPid = proc.pid ?? null;
 }
 
 await waitFor(`http://127.0.0.1:${OUR_PORT}/en`, HEADERS);
 if (nginx) await waitFor(`http://127.0.0.1:${NGINX_PORT}/en`, HEADERS);
 
-// 4. The same check on both: each path answers 200, gzip-encoded.
+// 4. The same check on both: each path answers 200, gzip-encoded, with the same bytes (the same .gz sibling).
+const sent = new Map<string, number>();
 for (const [name, port] of [['ours', OUR_PORT], ...(nginx ? [['nginx', NGINX_PORT]] : [])] as const) {
   for (const p of PATHS) {
     const res = await fetch(`http://127.0.0.1:${port}${p}`, { headers: HEADERS });
+    const bytes = Number(res.headers.get('content-length'));
     await res.arrayBuffer();
     if (res.status !== 200 || res.headers.get('content-encoding') !== 'gzip') console.warn(`${name} ${p}: ${res.status} ${res.headers.get('content-encoding') ?? 'identity'}`);
+    if (sent.has(p) && sent.get(p) !== bytes) console.warn(`${p}: ours sends ${sent.get(p)} bytes, ${name} ${bytes}`);
+    sent.set(p, bytes);
   }
 }
+console.log(`gzip bytes per path (both sides): ${PATHS.map((p) => `${p} ${sent.get(p)}`).join(', ')}`);
 
-interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: number; non2xx: number }
-async function load(server: string, port: number): Promise<Row> {
+interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: number; non2xx: number; load: string; cpuUs: number | null }
+
+/**
+ * CPU time (user + system, ms) of a process and its children (nginx's workers), from /proc: the
+ * server's cost per request, which a shared machine's load does not change much. Null off Linux.
+ */
+function cpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    // Fields 14 and 15 (utime, stime) in clock ticks, 100 per second on Linux.
+    return (Number(own[11]) + Number(own[12])) * 10 + kids.reduce((n, k) => n + (cpuMs(k) ?? 0), 0);
+  } catch {
+    return null;
+  }
+}
+/** The 1-minute load average: the machine may be shared, and numbers taken under load say little. */
+const loadNow = () => loadavg()[0]!.toFixed(2);
+async function load(server: string, port: number, pid: number | null): Promise<Row> {
   // A short warm-up (caches, JIT), then the measured run.
   await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: 2, headers: HEADERS, requests: PATHS.map((path) => ({ method: 'GET', path })) });
+  const before = loadNow();
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -150,16 +186,18 @@ async function load(server: string, port: number): Promise<Row> {
     headers: HEADERS,
     requests: PATHS.map((path) => ({ method: 'GET', path })),
   });
-  return { server, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1048576, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { server, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1048576, errors: r.errors + r.timeouts, non2xx: r.non2xx, load: `${before}→${loadNow()}`,
+    cpuUs: cpuBefore === null ? null : Math.round(((cpuMs(pid) ?? cpuBefore) - cpuBefore) * 1000 / r.requests.total) };
 }
 
+console.log(`machine: ${cpus().length} cores, load ${loadNow()} (autocannon needs one core; numbers under load > 1.5 are not comparable)`);
 console.log(`autocannon: ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip on both: nginx-light has no brotli)`);
-const rows: Row[] = [await load('ours (node)', OUR_PORT)];
-if (nginx) rows.push(await load('nginx-light', NGINX_PORT));
+const rows: Row[] = [await load('ours (node)', OUR_PORT, ours.pid ?? null)];
+if (nginx) rows.push(await load('nginx-light', NGINX_PORT, nginxPid));
 
 const pad = (s: string, n: number) => s.padEnd(n);
-console.log(`\n${pad('server', 14)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}errors/non-2xx`);
-for (const r of rows) console.log(`${pad(r.server, 14)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(r.mbps.toFixed(1), 8)}${r.errors}/${r.non2xx}`);
+console.log(`\n${pad('server', 14)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}${pad('CPU µs/req', 12)}${pad('errors/non-2xx', 16)}load (1 min, before→after)`);
+for (const r of rows) console.log(`${pad(r.server, 14)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(r.mbps.toFixed(1), 8)}${pad(String(r.cpuUs ?? '–'), 12)}${pad(`${r.errors}/${r.non2xx}`, 16)}${r.load}`);
 if (rows[1]) {
   const ratio = rows[0]!.rps / rows[1].rps;
   console.log(`\nours / nginx: ${ratio.toFixed(2)}× the requests/s; p99 ${rows[0]!.p99} ms vs ${rows[1].p99} ms`);

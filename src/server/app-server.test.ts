@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHandler } from './app-server.ts';
 import { publishRelease, releaseDir } from './release.ts';
+import { inject } from './testing.ts';
 
 const RELEASE = 'release0001';
 
@@ -179,5 +180,80 @@ describe('createAppHandler: query parameters that render on demand', () => {
     expect(res.headers['x-render']).toBe('on-demand');
     expect(res.body).not.toContain('home of');
     expect((await get('/en?other=1', 'localhost')).headers['x-render']).toBe('prerendered');
+  });
+});
+
+describe('createAppHandler: ready static responses across releases', () => {
+  let root: string;
+  let releaseHandle: ReturnType<typeof createAppHandler>;
+
+  /** Writes a release with one page per host (and a payload), its hosts.json, and makes it live. */
+  async function release(id: string, pages: Record<string, string>) {
+    const staticRoot = join(root, 'static');
+    for (const [host, text] of Object.entries(pages)) {
+      const dir = join(releaseDir(staticRoot, id), host);
+      await mkdir(join(dir, 'builds/meta'), { recursive: true });
+      await mkdir(join(dir, 'en'), { recursive: true });
+      await writeFile(join(dir, 'builds/meta/b.json'), JSON.stringify({ id: 'b', timestamp: 't', appBuildId: 'a', routes: { '/en': { fingerprint: `fp-${id}`, csp: null } }, redirects: [] }));
+      await writeFile(join(dir, 'builds/latest.json'), JSON.stringify({ id: 'b', timestamp: 't' }));
+      await writeFile(join(dir, 'en/index.html'), text);
+      await writeFile(join(dir, 'en/_payload.json'), JSON.stringify({ text }));
+    }
+    const hosts = Object.fromEntries(Object.keys(pages).map((h) => [h, `http://${h}`]));
+    await writeFile(join(releaseDir(staticRoot, id), 'hosts.json'), JSON.stringify({ main: 'localhost', hosts }));
+    await publishRelease(staticRoot, id);
+  }
+
+  const send = (url: string, host: string, headers: Record<string, string> = {}) => inject((req, res) => releaseHandle(req, res, 'rid-1'), { url, headers: { host, ...headers } });
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'app-server-ready-'));
+    await mkdir(join(root, 'client'), { recursive: true });
+    await release('release0001', { localhost: 'first' });
+    releaseHandle = createAppHandler({ distDir: root, astroHandler });
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('sends a repeated static hit with every header in one writeHead, the request id included, no setHeader', async () => {
+    await send('/en', 'localhost');
+    let setHeaders = 0;
+    const res = await inject((req, res) => {
+      const set = res.setHeader.bind(res);
+      res.setHeader = ((...a: Parameters<typeof res.setHeader>) => { setHeaders++; return set(...a); }) as typeof res.setHeader;
+      return releaseHandle(req, res, 'rid-2');
+    }, { url: '/en', headers: { host: 'localhost' } });
+    expect([res.status, res.body, res.headers['x-request-id'], res.headers['x-render'], res.headers.etag, res.headers['x-frame-options']]).toEqual([200, 'first', 'rid-2', 'prerendered', '"fp-release0001"', 'DENY']);
+    expect(setHeaders).toBe(0);
+  });
+
+  it('serves the new release\'s page and payload at once after the pointer moves, never the old ready answer', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await send('/en', 'localhost')).body).toBe('first');
+      expect((await send('/en/_payload.json', 'localhost')).body).toBe('{"text":"first"}');
+    }
+    await release('release0002', { localhost: 'second' });
+    const page = await send('/en', 'localhost');
+    expect([page.body, page.headers.etag]).toEqual(['second', '"fp-release0002"']);
+    expect((await send('/en/_payload.json', 'localhost')).body).toBe('{"text":"second"}');
+    expect((await send('/en', 'localhost', { 'if-none-match': '"fp-release0001"' })).status).toBe(200);
+  });
+
+  it('serves a host that a new release adds as that host at once (its hosts.json read on the swap)', async () => {
+    expect((await send('/en', 'events.localhost')).body).toBe('second');
+    await release('release0003', { localhost: 'third', 'events.localhost': 'events' });
+    expect((await send('/en', 'events.localhost')).body).toBe('events');
+    expect((await send('/en', 'localhost')).body).toBe('third');
+  });
+
+  it('leaves to the full route what it normalises or renders on demand: a query, the next-release cookie, dot segments, a trailing slash, a bad Host', async () => {
+    await send('/en', 'localhost');
+    expect((await send('/en?q=x', 'localhost')).headers['x-render']).toBe('on-demand');
+    expect((await send('/en', 'localhost', { cookie: 'nextRelease=1' })).headers['x-render']).toBe('on-demand');
+    expect((await send('/x/../en', 'localhost')).body).toBe('third');
+    expect((await send('/en/', 'localhost')).status).toBe(301);
+    expect((await send('/en', 'bad host')).status).toBe(400);
   });
 });

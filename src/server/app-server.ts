@@ -7,7 +7,9 @@ import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './hos
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
-import { compressOnTheFly, negotiateEncoding, sendEncoded, varyOnEncoding } from './encoding.ts';
+import { compressOnTheFly, negotiateEncoding, varyOnEncoding } from './encoding.ts';
+import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-responses.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 import { getLogger } from '../lib/log/index.ts';
 
@@ -37,6 +39,8 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
 const HOST_FILE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', txt: 'text/plain; charset=utf-8' };
 /** On-demand answers never compressed on the fly: image binaries and file downloads (their own types, lengths and ranges). */
 const NO_FLY_COMPRESSION = /^\/(?:_image|file\/)/;
+/** Distinct raw Host headers whose resolution is remembered (any client can send any value). */
+const HOSTS_MEMO_MAX = 1024;
 
 /**
  * The production request handler: Host → site tree → prerendered file when the route was
@@ -48,6 +52,45 @@ export function createAppHandler(opts: AppServerOptions) {
   // The site hosts of the live release (its hosts.json, read through the pointer).
   const siteHosts = new SiteHostsCache(site.root);
   const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
+  // Whole responses of the live release's static files, ready to send (see ready-responses.ts).
+  const ready = new ReadyResponses();
+  const liveRelease = livePointer(site.staticRoot);
+  let seenRelease: string | null = null;
+  /** The site host (and the Host header downstream sees) per raw Host header, for the current site hosts. */
+  let hostsMemo = new Map<string, { host: string; header: string } | null>();
+  let hostsMemoOf: unknown = null;
+  const resolveHost = (raw: string | undefined): { host: string; header: string } | null => {
+    const sites = siteHosts.get();
+    if (sites !== hostsMemoOf || hostsMemo.size >= HOSTS_MEMO_MAX) {
+      hostsMemo = new Map();
+      hostsMemoOf = sites;
+    }
+    if (raw === undefined) return null;
+    let known = hostsMemo.get(raw);
+    if (known === undefined) {
+      const checked = parseHost(raw);
+      if (checked.ok) {
+        const host = resolveSiteHost(checked.host.hostname, sites);
+        known = { host, header: hostHeaderFor(host, checked.host.port) };
+      } else {
+        known = null;
+      }
+      hostsMemo.set(raw, known);
+    }
+    return known;
+  };
+  /**
+   * The live release (one readlink per request, so a swap is seen at once); the site hosts are
+   * read again as soon as it changes.
+   */
+  const currentRelease = () => {
+    const release = liveRelease();
+    if (release !== seenRelease) {
+      seenRelease = release;
+      siteHosts.refresh();
+    }
+    return release;
+  };
   // Build assets with the .br/.gz siblings the build wrote (integrations/compress-assets.ts).
   const client = sirv(join(opts.distDir, 'client'), {
     dev: false,
@@ -60,14 +103,22 @@ export function createAppHandler(opts: AppServerOptions) {
   });
   // A host's own files (payloads, manifests, sitemap, robots) of the live release, in the coding
   // the client accepts best, from memory after the first read (see StaticSite.file).
-  const hostFile = async (req: IncomingMessage, res: ServerResponse, host: string, path: string, next: () => void | Promise<void>): Promise<void> => {
-    const file = site.load(host) ? await site.file(host, path) : null;
-    if (!file) {
+  const hostFile = async (req: IncomingMessage, res: ServerResponse, host: string, path: string, next: () => void | Promise<void>, cacheable: boolean): Promise<void> => {
+    const build = site.load(host);
+    const known = build ? ready.get(build.release, host, path) : undefined;
+    if (known) return sendReady(req, res, known);
+    const file = build ? await site.file(host, path) : null;
+    if (!build || !file) {
       await next();
       return;
     }
-    res.setHeader('Cache-Control', path.startsWith('/builds/') ? 'no-cache' : CACHE_HTML);
-    sendEncoded(req, res, file, { etag: `"${file.tag}"`, contentType: HOST_FILE_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream' });
+    const answer = readyResponse(file, {
+      etag: `"${file.tag}"`,
+      contentType: HOST_FILE_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+      headers: { 'Cache-Control': path.startsWith('/builds/') ? 'no-cache' : CACHE_HTML },
+    });
+    if (cacheable) ready.set(build.release, host, path, answer);
+    sendReady(req, res, answer);
   };
 
   /**
@@ -127,7 +178,36 @@ export function createAppHandler(opts: AppServerOptions) {
     }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * A GET or HEAD of a static file whose ready response the live release has: sent at once, with
+   * every header in one writeHead. The cache holds only paths the full route below served from a
+   * file (a URL pathname, so a raw target equal to it parses to itself: no query, nothing to
+   * normalise), for the site host it resolved, without the next-release cookie; anything else
+   * takes the full route.
+   */
+  const sendIfReady = (req: IncomingMessage, res: ServerResponse, requestId: string | undefined): boolean => {
+    const method = req.method;
+    if ((method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
+    const cookie = req.headers.cookie;
+    if (cookie !== undefined && cookie.includes('nextRelease=')) return false;
+    const release = currentRelease();
+    if (release === null) return false;
+    const resolved = resolveHost(req.headers.host);
+    if (!resolved) return false;
+    const answer = ready.get(release, resolved.host, req.url);
+    if (!answer) return false;
+    req.headers.host = resolved.header;
+    sendReady(req, res, answer, requestId);
+    return true;
+  };
+
+  /**
+   * Handles a request. With `requestId` the handler sends the X-Request-Id header itself (a
+   * ready response writes all its headers at once; anything else sets it first).
+   */
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId?: string): Promise<void> {
+    if (sendIfReady(req, res, requestId)) return;
+    if (requestId !== undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
     applySecurityHeaders(res);
     const checked = parseHost(req.headers.host);
     if (!checked.ok) {
@@ -160,26 +240,29 @@ export function createAppHandler(opts: AppServerOptions) {
 
     const path = url.pathname;
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res)) : onDemand(req, res)));
+      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res), false) : onDemand(req, res)));
     }
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();
       return;
     }
-    if (HOST_FILES.test(path)) return hostFile(req, res, host, path, () => onDemand(req, res));
+    if (HOST_FILES.test(path)) return hostFile(req, res, host, path, () => onDemand(req, res), true);
 
     const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '')
       || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;
-    if (rule) {
+    if (build && rule) {
+      const known = ready.get(build.release, host, path);
+      if (known) return sendReady(req, res, known);
       const page = await site.file(host, `${path}/index.html`);
       if (page) {
-        res.setHeader('X-Render', 'prerendered');
-        res.setHeader('Cache-Control', CACHE_HTML);
-        if (rule.csp) res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(rule.csp));
-        sendEncoded(req, res, page, { etag: `"${rule.fingerprint}"`, contentType: 'text/html; charset=utf-8' });
+        const headers: Record<string, string> = { 'X-Render': 'prerendered', 'Cache-Control': CACHE_HTML };
+        if (rule.csp) headers['Content-Security-Policy'] = withHeaderOnlyDirectives(rule.csp);
+        const answer = readyResponse(page, { etag: `"${rule.fingerprint}"`, contentType: 'text/html; charset=utf-8', headers });
+        ready.set(build.release, host, path, answer);
+        sendReady(req, res, answer);
         return;
       }
     }
@@ -187,7 +270,7 @@ export function createAppHandler(opts: AppServerOptions) {
   }
 
   /** Sizes of the per-host caches, for tests: never more entries than site hosts. */
-  const cacheSizes = () => ({ files: site.cachedFiles, builds: site.loadedHosts });
+  const cacheSizes = () => ({ files: site.cachedFiles, builds: site.loadedHosts, ready: ready.size });
   return Object.assign(handle, { cacheSizes });
 }
 

@@ -11,7 +11,7 @@ import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBack
 import { tidyStatic } from './release.ts';
 import { createSearchBackend, type ServerSearchBackend } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
-import { withRequestId } from './request-id.ts';
+import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -63,9 +63,11 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
   const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
-  const server = createServer((req, res) => withRequestId(req, res, () => {
-    handle(req, res).catch((err) => {
+  const server = createServer((req, res) => inRequestContext(req, res, (reqId) => {
+    // The handler sends X-Request-Id itself (with a ready static response, in its one writeHead).
+    handle(req, res, reqId).catch((err) => {
       log.error({ err }, 'request failed');
+      if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, reqId);
       sendErrorPage(req, res, err);
     });
   }));

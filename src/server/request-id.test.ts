@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getLogger } from '../lib/log/index.ts';
 import { captureLogs, type CapturedLogs } from '../lib/log/testing.ts';
-import { requestIdFrom, withRequestId } from './request-id.ts';
+import { inRequestContext, requestIdFrom, withRequestId } from './request-id.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -78,6 +78,32 @@ describe('withRequestId', () => {
     for (const id of ['r1', 'r2', 'r3']) {
       const lines = await linesOf(id);
       expect(lines.find((l) => l.msg === 'after a timer')).toMatchObject({ path: `/${id}` });
+    }
+  });
+});
+
+describe('inRequestContext', () => {
+  it('gives the handler the id to send itself, and adds no closing-line listener when info lines are off', async () => {
+    const logs = captureLogs('warn');
+    const seen: { id: string; header: unknown; added: number }[] = [];
+    const server = createServer((req, res) => {
+      const before = res.listenerCount('close');
+      inRequestContext(req, res, (id) => {
+        seen.push({ id, header: res.getHeader('x-request-id'), added: res.listenerCount('close') - before });
+        res.setHeader('X-Request-Id', id);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'X-Request-Id': 'abc-9' } });
+      expect(res.headers.get('x-request-id')).toBe('abc-9');
+      expect(seen).toEqual([{ id: 'abc-9', header: undefined, added: 0 }]);
+      expect(logs.lines).toEqual([]);
+    } finally {
+      logs.restore();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 });

@@ -10,6 +10,7 @@ export const RequestIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._:+=/-]{1
 
 /** The caller's request id when it is safe to log and echo, otherwise a new random one. */
 export function requestIdFrom(header: string | string[] | undefined): string {
+  if (header === undefined) return randomUUID();
   const parsed = v.safeParse(RequestIdSchema, header);
   return parsed.success ? parsed.output : randomUUID();
 }
@@ -22,20 +23,33 @@ const log = getLogger('http');
  * (method, path without query, status, duration).
  */
 export function withRequestId<T>(req: IncomingMessage, res: ServerResponse, handle: () => T): T {
-  const reqId = requestIdFrom(req.headers['x-request-id']);
-  res.setHeader(REQUEST_ID_HEADER, reqId);
-  const started = performance.now();
-  return runWithRequestContext({ reqId }, () => {
-    res.once('close', () => runWithRequestContext({ reqId }, () => {
-      const line = {
-        method: req.method ?? '',
-        path: (req.url ?? '/').split('?')[0]!,
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-        aborted: !res.writableFinished,
-      };
-      log.info(line, `${line.method} ${line.path} ${line.aborted ? 'aborted' : line.status} in ${line.ms} ms`);
-    }));
+  return inRequestContext(req, res, (reqId) => {
+    res.setHeader(REQUEST_ID_HEADER, reqId);
     return handle();
+  });
+}
+
+/**
+ * withRequestId for a handler that sends the `X-Request-Id` header itself (it gets the id): the
+ * server's, whose ready static responses write every header in one call.
+ */
+export function inRequestContext<T>(req: IncomingMessage, res: ServerResponse, handle: (reqId: string) => T): T {
+  const reqId = requestIdFrom(req.headers['x-request-id']);
+  return runWithRequestContext({ reqId }, () => {
+    // The closing line costs a listener and a timer per request: only when it would be written.
+    if (log.isLevelEnabled('info')) {
+      const started = performance.now();
+      res.once('close', () => runWithRequestContext({ reqId }, () => {
+        const line = {
+          method: req.method ?? '',
+          path: (req.url ?? '/').split('?')[0]!,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+          aborted: !res.writableFinished,
+        };
+        log.info(line, `${line.method} ${line.path} ${line.aborted ? 'aborted' : line.status} in ${line.ms} ms`);
+      }));
+    }
+    return handle(reqId);
   });
 }

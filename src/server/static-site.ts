@@ -56,6 +56,8 @@ export interface LoadedBuild {
   meta: BuildMeta;
   /** The host's tree in that release (`<static>/releases/<id>/<host>`): read its files from here. */
   dir: string;
+  /** The id of that release. */
+  release: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface LoadedBuild {
  * so a request never mixes two releases and a request in flight keeps reading its release.
  */
 export class StaticSite {
-  private hosts = new Map<string, LoadedBuild & { release: string }>();
+  private hosts = new Map<string, LoadedBuild>();
   /**
    * Files read from release trees, by release folder and path (`missing`: no such file). A release folder is
    * never changed once live (a new release is a new folder), so an entry never goes stale; it is
