@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { APIContext } from 'astro';
 import { handleSearch } from './api.server.ts';
 import { SearchError, type SearchResult } from '../../lib/search/types.ts';
+import { foreignSearchError } from './testing.ts';
 
 function context(body: string, search: unknown, contentType = 'application/json'): APIContext {
   return {
@@ -12,15 +13,6 @@ function context(body: string, search: unknown, contentType = 'application/json'
   } as unknown as APIContext;
 }
 
-/** A SearchError as the server's own copy of src/lib/search throws it: same shape, another class (the built app bundles its own). */
-function foreignSearchError(code: string, status: number): Error {
-  class SearchError extends Error {
-    override name = 'SearchError';
-    readonly code = code;
-    get status() { return status; }
-  }
-  return new SearchError('no index');
-}
 
 const ok: SearchResult = { records: [{ title: 'T', description: 'd', url: '/de/t' }], total: 1, page: 1 };
 const backend = (impl: () => Promise<SearchResult>) => ({ search: impl, suggest: impl, open: async () => {}, health: async () => ({ ok: true }), reload: async () => {} });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchError, type SearchQuery, type SearchResult, type ServerSearchBackend } from '../../lib/search/index.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import { SEARCH_CACHE, searchForPage, searchOnHost, searchPageHref, sitePath, type SearchAccess } from './search.server.ts';
+import { foreignSearchError } from './testing.ts';
 
 const site = (id: string, extra: Partial<Site>): Site => ({
   id, name: id, technicalName: id, slug: '', isMain: false, internationalOnly: false, hideSideButtons: false,
@@ -32,15 +33,6 @@ const hits = (n: number, total: number, page = 1): SearchResult => ({
 });
 const params = (s: string) => new URLSearchParams(s);
 
-/** A SearchError as the server's own copy of src/lib/search throws it: same shape, another class (the built app bundles its own). */
-function foreignSearchError(code: string, status: number): Error {
-  class SearchError extends Error {
-    override name = 'SearchError';
-    readonly code = code;
-    get status() { return status; }
-  }
-  return new SearchError('no index');
-}
 
 describe('searchOnHost: one scoping for the API and the page', () => {
   it('searches the index of the site on the request host', async () => {
