@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { etagFor, etagMatches, negotiateEncoding, type Encoding } from './encoding.ts';
 import { SECURITY_HEADERS } from './headers.ts';
-import { LIVE, RELEASES } from './release.ts';
+import { LIVE, releaseIdOfTarget } from './release.ts';
 import type { StaticFile } from './static-site.ts';
 
 /**
@@ -63,11 +63,15 @@ export function readyResponse(file: StaticFile, opts: { etag: string; contentTyp
 const ACCEPTS_MAX = 256;
 const accepts = new Map<string, { br: boolean; gzip: boolean }>();
 
+function acceptsNow(header: string | string[] | undefined): { br: boolean; gzip: boolean } {
+  return { br: negotiateEncoding(header, ['br']) === 'br', gzip: negotiateEncoding(header, ['gzip']) === 'gzip' };
+}
+
 function acceptsOf(header: string | string[] | undefined): { br: boolean; gzip: boolean } {
-  if (typeof header !== 'string') return { br: negotiateEncoding(header, ['br']) === 'br', gzip: negotiateEncoding(header, ['gzip']) === 'gzip' };
+  if (typeof header !== 'string') return acceptsNow(header);
   let known = accepts.get(header);
   if (!known) {
-    known = { br: negotiateEncoding(header, ['br']) === 'br', gzip: negotiateEncoding(header, ['gzip']) === 'gzip' };
+    known = acceptsNow(header);
     if (accepts.size >= ACCEPTS_MAX) accepts.clear();
     accepts.set(header, known);
   }
@@ -101,8 +105,6 @@ export function sendReady(req: IncomingMessage, res: ServerResponse, ready: Read
   res.end(req.method === 'HEAD' ? undefined : variant.body);
 }
 
-const RELEASE_ID = /^[0-9a-z]{8,32}$/;
-
 /**
  * Reads the `live` pointer (one readlink per call, like `readPointer`), with the path joined once
  * and the last answer's parsing remembered.
@@ -119,8 +121,7 @@ export function livePointer(staticRoot: string): () => string | null {
       return null;
     }
     if (target !== lastTarget) {
-      const id = target.startsWith(`${RELEASES}/`) ? target.slice(RELEASES.length + 1) : '';
-      lastId = RELEASE_ID.test(id) ? id : null;
+      lastId = releaseIdOfTarget(target);
       lastTarget = target;
     }
     return lastId;

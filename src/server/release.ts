@@ -69,6 +69,11 @@ export function readPointer(staticRoot: string, name: typeof LIVE | typeof PREVI
   } catch {
     return null;
   }
+  return releaseIdOfTarget(target);
+}
+
+/** The release a pointer's target (`releases/<id>`) names, or null for anything else. */
+export function releaseIdOfTarget(target: string): string | null {
   const id = target.startsWith(`${RELEASES}/`) ? target.slice(RELEASES.length + 1) : '';
   return RELEASE_ID.test(id) ? id : null;
 }
