@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import * as v from 'valibot';
-import type { Services } from '../features/platform/context.ts';
+import type { IdentityConfig, Services } from '../features/platform/context.ts';
 import type { SearchConfig } from '../lib/search/index.ts';
 import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
@@ -41,6 +41,14 @@ export const ServerEnvSchema = v.object({
   PRERENDER_HOSTS: v.optional(v.picklist(['local', 'public'], 'PRERENDER_HOSTS must be local or public'), 'local'),
   /** The build output folder, relative to the project (or absolute). */
   DIST_DIR: v.optional(v.string(), 'dist'),
+  /** The OpenID Connect issuer of the customer area (Ping AIC realm alpha; locally the identity emulator). */
+  IDENTITY_ISSUER: v.optional(Url('IDENTITY_ISSUER'), 'http://localhost:4102/am/oauth2/realms/root/realms/alpha'),
+  /** The public client the browser signs in with (PKCE, no secret). */
+  IDENTITY_CLIENT_ID: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,100}$/, 'IDENTITY_CLIENT_ID must be letters, digits, _ . or -')), 'kmx-web'),
+  /** The audience our APIs require in an access token (`aud`). */
+  IDENTITY_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1, 'IDENTITY_AUDIENCE must not be empty')), 'kmx-web'),
+  /** Identity management (ForgeRock IDM REST, `…/openidm`): profile, password, MFA, account deletion. */
+  IDENTITY_MANAGEMENT_URL: v.optional(Url('IDENTITY_MANAGEMENT_URL'), 'http://localhost:4102/openidm'),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -69,11 +77,23 @@ export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
   return { endpoint: env.CATALOGUE_ENDPOINT, ...upstreamTimeouts(env) };
 }
 
+/** The identity provider's config: issuer, public client, API audience, identity management. */
+export function identityConfig(env: ServerEnv): IdentityConfig {
+  return {
+    issuer: env.IDENTITY_ISSUER.replace(/\/+$/, ''),
+    clientId: env.IDENTITY_CLIENT_ID,
+    audience: env.IDENTITY_AUDIENCE,
+    managementUrl: env.IDENTITY_MANAGEMENT_URL.replace(/\/+$/, ''),
+    timeouts: upstreamTimeouts(env),
+  };
+}
+
 /** The external services of this process, configured once from the environment. */
 export function servicesFromEnv(env: ServerEnv): Services {
   return {
     content: contentConfig(env),
     catalogue: catalogueConfig(env),
+    identity: identityConfig(env),
     timeouts: upstreamTimeouts(env),
     ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
     thirdParty: {

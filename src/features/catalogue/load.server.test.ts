@@ -1,3 +1,4 @@
+import { testServices } from '../platform/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import { cachedSource, DataCache, type DataSource } from '../../lib/cache/data-cache.ts';
@@ -16,7 +17,7 @@ let system: SystemData;
 
 beforeAll(async () => {
   demo = await startDemoServices();
-  services = { content: { endpoint: demo.contentEndpoint }, catalogue: { endpoint: demo.catalogueEndpoint }, timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 }, thirdParty: {} };
+  services = testServices(demo);
   system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
 });
 

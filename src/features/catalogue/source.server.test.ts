@@ -1,3 +1,4 @@
+import { testServices } from '../platform/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import { getSystemData } from '../../lib/content/index.ts';
@@ -26,7 +27,7 @@ const changedPaths = (before: SourcedRoute[], after: SourcedRoute[]) => {
 
 beforeAll(async () => {
   demo = await startDemoServices();
-  services = { content: { endpoint: demo.contentEndpoint }, catalogue: { endpoint: demo.catalogueEndpoint }, timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 }, thirdParty: {} };
+  services = testServices(demo);
   system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
 });
 

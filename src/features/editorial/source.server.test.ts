@@ -1,3 +1,4 @@
+import { testServices } from '../platform/testing.ts';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
@@ -21,7 +22,7 @@ const byPath = (routes: SourcedRoute[]) => new Map(routes.map((r) => [r.pagePath
 
 beforeAll(async () => {
   demo = await startDemoServices();
-  services = { content: { endpoint: demo.contentEndpoint }, catalogue: { endpoint: demo.catalogueEndpoint }, timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 }, thirdParty: {} };
+  services = testServices(demo);
   system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
 });
 

@@ -22,9 +22,23 @@ export interface ThirdPartyScripts {
  * `servicesFromEnv`) and handed down by the middleware. Nothing below the middleware reads the
  * environment.
  */
+/** Where the customer area signs in (spec customer-area §7); every value is public except nothing: no secrets here. */
+export interface IdentityConfig {
+  /** OIDC issuer without a trailing slash, e.g. `http://localhost:4102/am/oauth2/realms/root/realms/alpha`. */
+  issuer: string;
+  /** The public (PKCE) client id. */
+  clientId: string;
+  /** The `aud` our APIs require in an access token. */
+  audience: string;
+  /** Identity management REST base without a trailing slash, e.g. `http://localhost:4102/openidm`. */
+  managementUrl: string;
+  timeouts: Required<UpstreamTimeouts>;
+}
+
 export interface Services {
   content: ContentConfig;
   catalogue: CatalogueConfig;
+  identity: IdentityConfig;
   timeouts: Required<UpstreamTimeouts>;
   /** Requests carrying it may use the operators' `?cache=` parameters (spec §9). */
   revalidateSecret?: string;

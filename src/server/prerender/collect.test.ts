@@ -1,3 +1,4 @@
+import { testServices } from '../../features/platform/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import type { Services } from '../../features/platform/context.ts';
@@ -11,7 +12,7 @@ let services: Services;
 
 beforeAll(async () => {
   demo = await startDemoServices();
-  services = { content: { endpoint: demo.contentEndpoint }, catalogue: { endpoint: demo.catalogueEndpoint }, timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 }, thirdParty: {} };
+  services = testServices(demo);
 });
 
 afterAll(() => demo.close());

@@ -1,0 +1,20 @@
+// Test helpers shared by the features' integration tests (never imported by app code).
+import type { Services } from './context.ts';
+
+/** The services of a test talking to emulators at the given endpoints (identity at its local defaults). */
+export function testServices(endpoints: { contentEndpoint: string; catalogueEndpoint: string }): Services {
+  const timeouts = { connectTimeoutMs: 2000, timeoutMs: 5000 };
+  return {
+    content: { endpoint: endpoints.contentEndpoint },
+    catalogue: { endpoint: endpoints.catalogueEndpoint },
+    identity: {
+      issuer: 'http://localhost:4102/am/oauth2/realms/root/realms/alpha',
+      clientId: 'kmx-web',
+      audience: 'kmx-web',
+      managementUrl: 'http://localhost:4102/openidm',
+      timeouts,
+    },
+    timeouts,
+    thirdParty: {},
+  };
+}
