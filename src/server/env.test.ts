@@ -26,7 +26,15 @@ describe('defaults', () => {
       UPSTREAM_TIMEOUT_MS: 5000,
       PRERENDER_HOSTS: 'local',
       DIST_DIR: 'dist',
+      IDENTITY_ISSUER: 'http://localhost:4102/am/oauth2/realms/root/realms/alpha',
+      IDENTITY_CLIENT_ID: 'kmx-web',
+      IDENTITY_AUDIENCE: 'kmx-web',
+      IDENTITY_MANAGEMENT_URL: 'http://localhost:4102/openidm',
     });
+  });
+
+  it('name a malformed identity variable', () => {
+    expect(() => parseServerEnv({ IDENTITY_ISSUER: 'realm alpha', IDENTITY_CLIENT_ID: 'a b' })).toThrow(/IDENTITY_ISSUER must be an absolute URL[\s\S]*IDENTITY_CLIENT_ID must be letters/);
   });
 
   it('treat an empty value as not set', () => {
