@@ -1,9 +1,15 @@
-// Test fixture: the content hub and catalogue emulators over the demo data, on free loopback ports.
+// Test fixtures: the content hub and catalogue emulators over the demo data, and the identity
+// emulator over the demo users, on free loopback ports.
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCatalogue } from './catalogue/server.ts';
 import { startContentHub } from './content-hub/server.ts';
+import { demoLogins } from './identity/demo.ts';
+import { signIn, type TokenSet } from './identity/login-flow.ts';
+import { startIdentity } from './identity/server.ts';
 
 const data = join(dirname(fileURLToPath(import.meta.url)), 'data');
 
@@ -30,3 +36,44 @@ export async function startDemoServices(): Promise<DemoServices> {
     close: async () => { await Promise.all([closeServer(hub.server), closeServer(catalogue.server)]); },
   };
 }
+
+export interface DemoIdentity {
+  /** http://localhost:<port>/am/oauth2/realms/root/realms/alpha */
+  issuer: string;
+  /** http://localhost:<port>/openidm */
+  managementUrl: string;
+  /** http://localhost:<port> */
+  origin: string;
+  /** The data folder (a fresh temporary one unless given). */
+  dataDir: string;
+  /** The one password of every demo user. */
+  password: string;
+  /** Signs in through the real login form (code + PKCE, no browser): the token response. */
+  signIn(username: string, opts?: { password?: string; redirectUri?: string }): Promise<TokenSet>;
+  /** Stops the emulator (and removes the data folder when it created it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the identity emulator (quiet, port 0) over the demo users in a fresh temporary data folder
+ * (or `dataDir`), letting `appOrigin` (default http://localhost:4321) sign in.
+ */
+export async function startDemoIdentity(opts: { appOrigin?: string; dataDir?: string; accessTokenTtl?: number } = {}): Promise<DemoIdentity> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kmx-identity-'));
+  const appOrigin = opts.appOrigin ?? 'http://localhost:4321';
+  const identity = await startIdentity({ port: 0, appOrigins: [appOrigin], dataDir, accessTokenTtl: opts.accessTokenTtl, quiet: true });
+  const { password } = demoLogins();
+  return {
+    issuer: identity.issuer,
+    managementUrl: identity.managementUrl,
+    origin: identity.origin,
+    dataDir,
+    password,
+    signIn: (username, o = {}) => signIn({ issuer: identity.issuer, redirectUri: o.redirectUri ?? `${appOrigin}/en/callback`, username, password: o.password ?? password }),
+    close: async () => {
+      await identity.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type { TokenSet } from './identity/login-flow.ts';
