@@ -136,7 +136,7 @@ describe('profile', () => {
 describe('password', () => {
   it('403 Reauthentication failed without or with a wrong current password', async () => {
     const t = await token('password@demo.komax.test');
-    for (const headers of [{}, { 'x-openidm-reauth-password': 'Wrong-Password-1' }]) {
+    for (const headers of [{}, { 'x-openidm-reauth-password': 'Wrong-Password-1' }] as Record<string, string>[]) {
       const res = await call(t, PASSWORD_USER, { method: 'PATCH', body: [replace('password', 'Wire-Harness-77')], headers });
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ code: 403, reason: 'Forbidden', message: 'Reauthentication failed' });
