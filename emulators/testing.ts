@@ -10,6 +10,7 @@ import { startContentHub } from './content-hub/server.ts';
 import { demoLogins } from './identity/demo.ts';
 import { signIn, type TokenSet } from './identity/login-flow.ts';
 import { startIdentity } from './identity/server.ts';
+import { startTicketing, type RunningTicketing } from './ticketing/server.ts';
 
 const data = join(dirname(fileURLToPath(import.meta.url)), 'data');
 
@@ -76,4 +77,36 @@ export async function startDemoIdentity(opts: { appOrigin?: string; dataDir?: st
     },
   };
 }
+export interface DemoTicketing {
+  /** http://127.0.0.1:<port>/graphql */
+  url: string;
+  /** http://127.0.0.1:<port> (attachments at /attachments/{id}) */
+  origin: string;
+  /** The data folder (a fresh temporary one unless given). */
+  dataDir: string;
+  store: RunningTicketing['store'];
+  /** Stops the emulator (and removes the data folder when it created it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the ticketing emulator (quiet, port 0) over the demo data in a fresh temporary data folder
+ * (or `dataDir`: pass the same one again to test persistence), trusting tokens of `issuer`
+ * (e.g. `startDemoIdentity().issuer`).
+ */
+export async function startDemoTicketing(opts: { issuer: string; dataDir?: string; log?: (line: string) => void }): Promise<DemoTicketing> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kmx-ticketing-'));
+  const ticketing = await startTicketing({ port: 0, issuer: opts.issuer, dataDir, quiet: !opts.log, log: opts.log });
+  return {
+    url: ticketing.url,
+    origin: ticketing.origin,
+    dataDir,
+    store: ticketing.store,
+    close: async () => {
+      await ticketing.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export { graphqlMultipart, type UploadPart } from './ticketing/multipart-body.ts';
 export type { TokenSet } from './identity/login-flow.ts';
