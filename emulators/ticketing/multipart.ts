@@ -68,10 +68,14 @@ export async function* readMultipart(source: AsyncIterable<Uint8Array>, boundary
   // The body starts with the first delimiter; prefixing CRLF lets one search find every delimiter.
   let buf: Buffer = Buffer.from('\r\n');
   const delimiter = Buffer.from(`\r\n--${boundary}`);
-  const fill = async (): Promise<boolean> => {
+  const read = async (): Promise<Buffer | null> => {
     const next = await it.next();
-    if (next.done) return false;
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    if (next.done) return null;
+    return Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+  };
+  const fill = async (): Promise<boolean> => {
+    const chunk = await read();
+    if (!chunk) return false;
     buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
     return true;
   };
@@ -94,7 +98,20 @@ export async function* readMultipart(source: AsyncIterable<Uint8Array>, boundary
         buf = buf.subarray(safe);
         yield out;
       }
-      if (!(await fill())) throw new MultipartError('the multipart body ended before its closing delimiter');
+      const chunk = await read();
+      if (!chunk) throw new MultipartError('the multipart body ended before its closing delimiter');
+      // Without a delimiter across the tail and the chunk's start, the chunk is taken as it is: a file's
+      // bytes are not copied once more per chunk (the garbage would show as memory growth on big files).
+      const joint = buf.length && chunk.length >= delimiter.length ? Buffer.concat([buf, chunk.subarray(0, delimiter.length - 1)]) : null;
+      if (joint && joint.indexOf(delimiter) < 0) {
+        seen += buf.length;
+        if (seen > limit) throw new MultipartError('multipart preamble too long');
+        const tail = buf;
+        buf = chunk;
+        yield tail;
+      } else {
+        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      }
     }
   }
   const need = async (n: number) => {

@@ -202,6 +202,7 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
       return;
     }
     const staged = new Map<string, StagedFile>();
+    let answer: () => void | Promise<void>;
     try {
       let operations: Record<string, unknown> | undefined;
       let map: Record<string, string[]> | undefined;
@@ -236,21 +237,23 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
         headers: { 'content-type': 'application/json', accept: req.headers.accept ?? 'application/graphql-response+json, application/json' },
         body: JSON.stringify(operations),
       }, { ticketing: { ...ticketing, staged, log } });
-      await sendFetchResponse(res, response);
+      answer = () => sendFetchResponse(res, response);
     } catch (err) {
       if (err instanceof UploadRefused) {
         log('info', `refused upload: ${err.message}`);
-        refuseWhileReading(req, res, err.status, graphqlError(err.code, err.message));
+        answer = () => refuseWhileReading(req, res, err.status, graphqlError(err.code, err.message));
       } else if (err instanceof MultipartError || err instanceof SyntaxError || err instanceof v.ValiError) {
         log('info', `bad multipart request: ${err.message}`);
-        refuseWhileReading(req, res, 400, graphqlError('BAD_REQUEST', `Malformed multipart request: ${err.message}`));
+        answer = () => refuseWhileReading(req, res, 400, graphqlError('BAD_REQUEST', `Malformed multipart request: ${err.message}`));
       } else {
         throw err;
       }
     } finally {
-      // Files no mutation took (a refused or failed request) are deleted; kept ones were renamed away.
+      // Files no mutation took (a refused or failed request) are deleted before the answer goes out;
+      // kept ones were renamed away.
       await discardStaged(staged.values());
     }
+    await answer();
   };
 
   const graphql = async (req: IncomingMessage, res: ServerResponse, log: Logger) => {
