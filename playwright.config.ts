@@ -13,6 +13,13 @@ if (!process.env.KMX_E2E_IDENTITY_FRESH) {
   process.env.KMX_E2E_IDENTITY_FRESH = '1';
   rmSync(E2E_IDENTITY_DATA_DIR, { recursive: true, force: true });
 }
+/** The ticketing emulator's port and data folder: also fresh per run (tickets and attachments created by earlier runs are gone). */
+export const E2E_TICKETING_PORT = E2E_PORT - 203;
+const E2E_TICKETING_DATA_DIR = fileURLToPath(new URL(`dist-e2e-ticketing-${E2E_PORT}`, import.meta.url));
+if (!process.env.KMX_E2E_TICKETING_FRESH) {
+  process.env.KMX_E2E_TICKETING_FRESH = '1';
+  rmSync(E2E_TICKETING_DATA_DIR, { recursive: true, force: true });
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -43,6 +50,8 @@ export default defineConfig({
       CATALOGUE_PORT: String(E2E_HUB_PORT - 1),
       IDENTITY_PORT: String(E2E_IDENTITY_PORT),
       IDENTITY_DATA_DIR: E2E_IDENTITY_DATA_DIR,
+      TICKETING_PORT: String(E2E_TICKETING_PORT),
+      TICKETING_DATA_DIR: E2E_TICKETING_DATA_DIR,
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
       LOG_LEVEL: 'error',
       // Third-party scripts served by the content hub emulator, to prove when they load and when not.

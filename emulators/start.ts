@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startContentHub } from './content-hub/server.ts';
 import { startCatalogue } from './catalogue/server.ts';
 import { startIdentity } from './identity/server.ts';
+import { startTicketing } from './ticketing/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const EMULATOR_PORTS: { contentHub: number; catalogue: number } = { contentHub: 4100, catalogue: 4101 };
@@ -10,6 +11,10 @@ export const EMULATOR_PORTS: { contentHub: number; catalogue: number } = { conte
 export const IDENTITY_PORT = 4102;
 /** Where the identity emulator keeps its users and keys by default (git-ignored; delete it to reset). */
 export const IDENTITY_DATA_DIR = join(here, '../.data/identity');
+/** The ticketing emulator's default port (TICKETING_PORT). */
+export const TICKETING_PORT = 4103;
+/** Where the ticketing emulator keeps its tickets and attachments by default (git-ignored; delete it to reset). */
+export const TICKETING_DATA_DIR = join(here, '../.data/ticketing');
 
 export interface EmulatorOptions {
   ports?: Partial<typeof EMULATOR_PORTS>;
@@ -21,6 +26,10 @@ export interface EmulatorOptions {
   identityDataDir?: string;
   /** Access token lifetime in seconds (default 3600). */
   identityAccessTokenTtl?: number;
+  /** Port of the ticketing emulator (default 4103). */
+  ticketingPort?: number;
+  /** The ticketing emulator's data folder (default .data/ticketing). */
+  ticketingDataDir?: string;
   watch?: boolean;
   quiet?: boolean;
 }
@@ -32,6 +41,8 @@ export interface RunningEmulators {
   identityIssuer: string;
   /** Identity management REST (http://localhost:<port>/openidm). */
   identityManagementUrl: string;
+  /** The ticketing GraphQL endpoint (http://127.0.0.1:<port>/graphql), trusting the identity emulator's tokens. */
+  ticketingEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -50,12 +61,23 @@ export async function startEmulators(opts: EmulatorOptions = {}): Promise<Runnin
     }),
   ]);
   const stop = (server: import('node:http').Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  // Ticketing trusts the identity emulator's tokens, so it starts once the issuer is known.
+  const ticketing = await startTicketing({
+    port: opts.ticketingPort ?? TICKETING_PORT,
+    issuer: identity.issuer,
+    dataDir: opts.ticketingDataDir ?? TICKETING_DATA_DIR,
+    quiet: opts.quiet,
+  }).catch(async (err: unknown) => {
+    await Promise.all([stop(hub.server), stop(catalogue.server), identity.close()]);
+    throw err;
+  });
   return {
     contentEndpoint: hub.url,
     catalogueEndpoint: catalogue.url,
     identityIssuer: identity.issuer,
     identityManagementUrl: identity.managementUrl,
-    close: async () => { await Promise.all([stop(hub.server), stop(catalogue.server), identity.close()]); },
+    ticketingEndpoint: ticketing.url,
+    close: async () => { await Promise.all([stop(hub.server), stop(catalogue.server), identity.close(), ticketing.close()]); },
   };
 }
 
@@ -64,6 +86,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`content hub  ${running.contentEndpoint}`);
   console.log(`catalogue    ${running.catalogueEndpoint}`);
   console.log(`identity     ${running.identityIssuer}`);
+  console.log(`ticketing    ${running.ticketingEndpoint}`);
   const stop = async () => { await running.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

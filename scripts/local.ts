@@ -1,6 +1,6 @@
 // What npm start and npm run dev share: the emulators on loopback and the list of the demo sites.
 import { resolve } from 'node:path';
-import { IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, type RunningEmulators } from '../emulators/start.ts';
+import { IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, TICKETING_DATA_DIR, TICKETING_PORT, type RunningEmulators } from '../emulators/start.ts';
 import { demoLogins } from '../emulators/identity/demo.ts';
 import { contentConfig, type ServerEnv } from '../src/server/env.ts';
 import { getSystemData } from '../src/lib/content/index.ts';
@@ -20,10 +20,12 @@ function positiveInteger(name: string, fallback: number): number {
 }
 
 /**
- * Starts the emulators (CONTENT_HUB_PORT, CATALOGUE_PORT, IDENTITY_PORT) unless CONTENT_ENDPOINT is
- * set, and points CONTENT_ENDPOINT and (when unset) CATALOGUE_ENDPOINT, IDENTITY_ISSUER and
- * IDENTITY_MANAGEMENT_URL at them; null when none started. The identity emulator lets the app at
- * http://localhost:PORT (and PUBLIC_PORT) sign in and keeps its users in IDENTITY_DATA_DIR.
+ * Starts the emulators (CONTENT_HUB_PORT, CATALOGUE_PORT, IDENTITY_PORT, TICKETING_PORT) unless
+ * CONTENT_ENDPOINT is set, and points CONTENT_ENDPOINT and (when unset) CATALOGUE_ENDPOINT,
+ * IDENTITY_ISSUER, IDENTITY_MANAGEMENT_URL and TICKETING_ENDPOINT at them; null when none started.
+ * The identity emulator lets the app at http://localhost:PORT (and PUBLIC_PORT) sign in and keeps its
+ * users in IDENTITY_DATA_DIR; the ticketing emulator trusts its tokens and keeps its tickets and
+ * attachments in TICKETING_DATA_DIR.
  */
 export async function startLocalEmulators(): Promise<RunningEmulators | null> {
   if (process.env.CONTENT_ENDPOINT) return null;
@@ -35,6 +37,8 @@ export async function startLocalEmulators(): Promise<RunningEmulators | null> {
     appOrigins: [...appPorts].map((port) => `http://localhost:${port}`),
     identityDataDir: process.env.IDENTITY_DATA_DIR ? resolve(process.env.IDENTITY_DATA_DIR) : IDENTITY_DATA_DIR,
     identityAccessTokenTtl: positiveInteger('IDENTITY_ACCESS_TOKEN_TTL', 3600),
+    ticketingPort: positiveInteger('TICKETING_PORT', TICKETING_PORT),
+    ticketingDataDir: process.env.TICKETING_DATA_DIR ? resolve(process.env.TICKETING_DATA_DIR) : TICKETING_DATA_DIR,
     watch: true,
     quiet: !!process.env.CI,
   });
@@ -42,7 +46,8 @@ export async function startLocalEmulators(): Promise<RunningEmulators | null> {
   process.env.CATALOGUE_ENDPOINT ??= emulators.catalogueEndpoint;
   process.env.IDENTITY_ISSUER ??= emulators.identityIssuer;
   process.env.IDENTITY_MANAGEMENT_URL ??= emulators.identityManagementUrl;
-  console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}, identity ${emulators.identityIssuer}`);
+  process.env.TICKETING_ENDPOINT ??= emulators.ticketingEndpoint;
+  console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}, identity ${emulators.identityIssuer}, ticketing ${emulators.ticketingEndpoint}`);
   if (!process.env.CI) {
     const { password, users } = demoLogins();
     console.log(`demo logins (password ${password}): ${users.join(', ')}`);

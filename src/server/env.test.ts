@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueConfig, contentConfig, EnvError, parseServerEnv, searchConfig, servicesFromEnv } from './env.ts';
+import { catalogueConfig, contentConfig, EnvError, parseServerEnv, searchConfig, servicesFromEnv, ticketingEndpoint } from './env.ts';
 
 const errorOf = (env: Record<string, string | undefined>): EnvError => {
   try {
@@ -120,5 +120,21 @@ describe('malformed values', () => {
     const err = errorOf({ PORT: 'x', LOG_LEVEL: 'loud', CONTENT_ENDPOINT: 'nope' });
     expect(err.message.startsWith('Invalid environment:')).toBe(true);
     for (const name of ['PORT', 'LOG_LEVEL', 'CONTENT_ENDPOINT']) expect(err.message).toContain(`- ${name}:`);
+  });
+});
+
+describe('ticketingEndpoint', () => {
+  it('is TICKETING_ENDPOINT when set', () => {
+    const env = parseServerEnv({ TICKETING_ENDPOINT: 'https://tickets.example/graphql', CATALOGUE_ENDPOINT: 'https://pim.example/graphql' });
+    expect(ticketingEndpoint(env)).toBe('https://tickets.example/graphql');
+  });
+
+  it('falls back to the catalogue endpoint when unset or empty (spec §7)', () => {
+    expect(ticketingEndpoint(parseServerEnv({ CATALOGUE_ENDPOINT: 'https://pim.example/graphql' }))).toBe('https://pim.example/graphql');
+    expect(ticketingEndpoint(parseServerEnv({ TICKETING_ENDPOINT: '' }))).toBe('http://127.0.0.1:4101/graphql');
+  });
+
+  it('must be an absolute URL', () => {
+    expect(errorOf({ TICKETING_ENDPOINT: 'tickets' }).message).toContain('TICKETING_ENDPOINT must be an absolute URL');
   });
 });

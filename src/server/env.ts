@@ -49,6 +49,8 @@ export const ServerEnvSchema = v.object({
   IDENTITY_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1, 'IDENTITY_AUDIENCE must not be empty')), 'kmx-web'),
   /** Identity management (ForgeRock IDM REST, `…/openidm`): profile, password, MFA, account deletion. */
   IDENTITY_MANAGEMENT_URL: v.optional(Url('IDENTITY_MANAGEMENT_URL'), 'http://localhost:4102/openidm'),
+  /** The ticketing GraphQL endpoint; unset, ticketing calls go to CATALOGUE_ENDPOINT (see ticketingEndpoint). */
+  TICKETING_ENDPOINT: v.optional(Url('TICKETING_ENDPOINT')),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -75,6 +77,14 @@ export function contentConfig(env: ServerEnv): GraphQLServiceConfig {
 /** The catalogue's config (endpoint, timeouts). */
 export function catalogueConfig(env: ServerEnv): GraphQLServiceConfig {
   return { endpoint: env.CATALOGUE_ENDPOINT, ...upstreamTimeouts(env) };
+}
+
+/**
+ * The ticketing GraphQL endpoint: TICKETING_ENDPOINT when set, else the product catalogue's endpoint
+ * (spec §7: ticketing is "a GraphQL endpoint falling back to the public product-catalogue one").
+ */
+export function ticketingEndpoint(env: Pick<ServerEnv, 'TICKETING_ENDPOINT' | 'CATALOGUE_ENDPOINT'>): string {
+  return env.TICKETING_ENDPOINT ?? env.CATALOGUE_ENDPOINT;
 }
 
 /** The identity provider's config: issuer, public client, API audience, identity management. */
