@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,17 +19,27 @@ function freePort(): Promise<number> {
 }
 
 let child: ChildProcess | null = null;
+const dataDirs: string[] = [];
 afterAll(async () => {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child!.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('npm run dev', () => {
   it('starts the emulators and the Astro dev server, which renders /en on demand with hot reloading', async () => {
     const port = await freePort();
-    const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), CONTENT_HUB_PORT: '0', CATALOGUE_PORT: '0', CI: 'true' };
+    // The identity and ticketing emulators get free ports and fresh data folders too (their defaults may be taken).
+    const data = mkdtempSync(join(tmpdir(), 'kmx-dev-test-'));
+    dataDirs.push(data);
+    const env: Record<string, string | undefined> = {
+      ...process.env, PORT: String(port), CONTENT_HUB_PORT: '0', CATALOGUE_PORT: '0', CI: 'true',
+      IDENTITY_PORT: String(await freePort()), IDENTITY_DATA_DIR: join(data, 'identity'),
+      TICKETING_PORT: String(await freePort()), TICKETING_DATA_DIR: join(data, 'ticketing'),
+    };
     // As from a shell: no endpoints (so the emulators start), and none of vitest's variables
     // (Astro's dev server skips its request handler when it sees VITEST).
     for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
@@ -46,6 +58,7 @@ describe('npm run dev', () => {
     });
     await ready;
     expect(output).toMatch(/emulators: content hub http:\/\/127\.0\.0\.1:\d+\/graphql/);
+    expect(output).toContain(`ticketing http://127.0.0.1:${env.TICKETING_PORT}/graphql`);
 
     const res = await fetch(`http://127.0.0.1:${port}/en`);
     const html = await res.text();
