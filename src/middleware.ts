@@ -11,6 +11,7 @@ import { contentContextFor, type PageContext } from './features/platform/context
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 import { customerAreaCanonicalPath, isSignInPath } from './features/sign-in/area.ts';
+import { allowIdentityProvider } from './features/sign-in/csp.ts';
 
 const log = getLogger('render');
 
@@ -38,6 +39,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
 /**
  * The customer area and the callback (spec customer-area §2): always rendered on demand and never
  * stored (`Cache-Control: no-store`); a differently cased /mykomax path goes to the lowercase one.
+ * Only these pages may reach the identity provider from the browser (CSP connect-src, frame-src).
  */
 async function signInPage(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const canonical = customerAreaCanonicalPath(context.url.pathname);
@@ -45,6 +47,7 @@ async function signInPage(context: APIContext, next: MiddlewareNext): Promise<Re
   if (canonical) {
     res = new Response(null, { status: 301, headers: { Location: `${canonical}${context.url.search}` } });
   } else {
+    allowIdentityProvider(context.csp, services.identity.issuer);
     try {
       res = await resolve(context, next);
     } catch (err) {
