@@ -11,7 +11,7 @@ import { contentContextFor, type PageContext } from './features/platform/context
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 import { customerAreaCanonicalPath, isSignInPath } from './features/sign-in/area.ts';
-import { allowIdentityProvider } from './features/sign-in/csp.ts';
+import { withIdentityProvider } from './features/sign-in/csp.ts';
 
 const log = getLogger('render');
 
@@ -47,22 +47,17 @@ async function signInPage(context: APIContext, next: MiddlewareNext): Promise<Re
   if (canonical) {
     res = new Response(null, { status: 301, headers: { Location: `${canonical}${context.url.search}` } });
   } else {
-    allowIdentityProvider(context.csp, services.identity.issuer);
     try {
       res = await resolve(context, next);
     } catch (err) {
       return errorPage(context, err);
     }
   }
-  try {
-    res.headers.set('Cache-Control', 'no-store');
-    return res;
-  } catch {
-    // A response with immutable headers (Response.redirect): copy it.
-    const headers = new Headers(res.headers);
-    headers.set('Cache-Control', 'no-store');
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-  }
+  const headers = new Headers(res.headers);
+  headers.set('Cache-Control', 'no-store');
+  const csp = headers.get('Content-Security-Policy');
+  if (csp) headers.set('Content-Security-Policy', withIdentityProvider(csp, services.identity.issuer));
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
 /**
