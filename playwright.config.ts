@@ -1,9 +1,18 @@
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 /** E2E runs against the real server and emulators on loopback, in the system Chromium (no browser download). */
 /** E2E_PORT lets several suites run side by side (each with its own DIST_DIR). */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 export const E2E_HUB_PORT = E2E_PORT - 200;
+/** The identity emulator's port and data folder: a fresh folder per run (removed when the runner loads this file, not in its workers). */
+export const E2E_IDENTITY_PORT = E2E_PORT - 202;
+const E2E_IDENTITY_DATA_DIR = fileURLToPath(new URL(`dist-e2e-identity-${E2E_PORT}`, import.meta.url));
+if (!process.env.KMX_E2E_IDENTITY_FRESH) {
+  process.env.KMX_E2E_IDENTITY_FRESH = '1';
+  rmSync(E2E_IDENTITY_DATA_DIR, { recursive: true, force: true });
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -32,6 +41,8 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       CONTENT_HUB_PORT: String(E2E_HUB_PORT),
       CATALOGUE_PORT: String(E2E_HUB_PORT - 1),
+      IDENTITY_PORT: String(E2E_IDENTITY_PORT),
+      IDENTITY_DATA_DIR: E2E_IDENTITY_DATA_DIR,
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
       LOG_LEVEL: 'error',
       // Third-party scripts served by the content hub emulator, to prove when they load and when not.

@@ -2,28 +2,60 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startContentHub } from './content-hub/server.ts';
 import { startCatalogue } from './catalogue/server.ts';
+import { startIdentity } from './identity/server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const EMULATOR_PORTS: { contentHub: number; catalogue: number } = { contentHub: 4100, catalogue: 4101 };
+/** The identity emulator's default port (IDENTITY_PORT). */
+export const IDENTITY_PORT = 4102;
+/** Where the identity emulator keeps its users and keys by default (git-ignored; delete it to reset). */
+export const IDENTITY_DATA_DIR = join(here, '../.data/identity');
+
+export interface EmulatorOptions {
+  ports?: Partial<typeof EMULATOR_PORTS>;
+  /** Port of the identity emulator (default 4102). */
+  identityPort?: number;
+  /** The app origins the identity emulator lets sign in (default http://localhost:4321). */
+  appOrigins?: string[];
+  /** The identity emulator's data folder (default .data/identity). */
+  identityDataDir?: string;
+  /** Access token lifetime in seconds (default 3600). */
+  identityAccessTokenTtl?: number;
+  watch?: boolean;
+  quiet?: boolean;
+}
 
 export interface RunningEmulators {
   contentEndpoint: string;
   catalogueEndpoint: string;
+  /** The OpenID Connect issuer (http://localhost:<port>/am/oauth2/realms/root/realms/alpha). */
+  identityIssuer: string;
+  /** Identity management REST (http://localhost:<port>/openidm). */
+  identityManagementUrl: string;
   close(): Promise<void>;
 }
 
 /** Starts every emulator on loopback over the demo dataset. */
-export async function startEmulators(opts: { ports?: Partial<typeof EMULATOR_PORTS>; watch?: boolean; quiet?: boolean } = {}): Promise<RunningEmulators> {
+export async function startEmulators(opts: EmulatorOptions = {}): Promise<RunningEmulators> {
   const ports = { ...EMULATOR_PORTS, ...opts.ports };
-  const [hub, catalogue] = await Promise.all([
+  const [hub, catalogue, identity] = await Promise.all([
     startContentHub({ port: ports.contentHub, dataDir: join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet }),
     startCatalogue({ port: ports.catalogue, dataDir: join(here, 'data/catalogue'), watch: opts.watch, quiet: opts.quiet }),
+    startIdentity({
+      port: opts.identityPort ?? IDENTITY_PORT,
+      appOrigins: opts.appOrigins ?? ['http://localhost:4321'],
+      dataDir: opts.identityDataDir ?? IDENTITY_DATA_DIR,
+      accessTokenTtl: opts.identityAccessTokenTtl,
+      quiet: opts.quiet,
+    }),
   ]);
   const stop = (server: import('node:http').Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return {
     contentEndpoint: hub.url,
     catalogueEndpoint: catalogue.url,
-    close: async () => { await Promise.all([stop(hub.server), stop(catalogue.server)]); },
+    identityIssuer: identity.issuer,
+    identityManagementUrl: identity.managementUrl,
+    close: async () => { await Promise.all([stop(hub.server), stop(catalogue.server), identity.close()]); },
   };
 }
 
@@ -31,6 +63,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const running = await startEmulators({ watch: true });
   console.log(`content hub  ${running.contentEndpoint}`);
   console.log(`catalogue    ${running.catalogueEndpoint}`);
+  console.log(`identity     ${running.identityIssuer}`);
   const stop = async () => { await running.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

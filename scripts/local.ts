@@ -1,5 +1,7 @@
 // What npm start and npm run dev share: the emulators on loopback and the list of the demo sites.
-import { startEmulators, type RunningEmulators } from '../emulators/start.ts';
+import { resolve } from 'node:path';
+import { IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, type RunningEmulators } from '../emulators/start.ts';
+import { demoLogins } from '../emulators/identity/demo.ts';
 import { contentConfig, type ServerEnv } from '../src/server/env.ts';
 import { getSystemData } from '../src/lib/content/index.ts';
 import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
@@ -8,17 +10,43 @@ import { siteHost } from '../src/site/resolve-site.ts';
 
 export const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
 
+/** A positive whole number from an emulator-only variable, or the default. */
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
+}
+
 /**
- * Starts the emulators (CONTENT_HUB_PORT, CATALOGUE_PORT) unless CONTENT_ENDPOINT is set, and
- * points CONTENT_ENDPOINT and (when unset) CATALOGUE_ENDPOINT at them; null when none started.
+ * Starts the emulators (CONTENT_HUB_PORT, CATALOGUE_PORT, IDENTITY_PORT) unless CONTENT_ENDPOINT is
+ * set, and points CONTENT_ENDPOINT and (when unset) CATALOGUE_ENDPOINT, IDENTITY_ISSUER and
+ * IDENTITY_MANAGEMENT_URL at them; null when none started. The identity emulator lets the app at
+ * http://localhost:PORT (and PUBLIC_PORT) sign in and keeps its users in IDENTITY_DATA_DIR.
  */
 export async function startLocalEmulators(): Promise<RunningEmulators | null> {
   if (process.env.CONTENT_ENDPOINT) return null;
   const ports = { contentHub: Number(process.env.CONTENT_HUB_PORT ?? 4100), catalogue: Number(process.env.CATALOGUE_PORT ?? 4101) };
-  const emulators = await startEmulators({ ports, watch: true, quiet: !!process.env.CI });
+  const appPorts = new Set([process.env.PORT || '4321', process.env.PUBLIC_PORT || process.env.PORT || '4321']);
+  const emulators = await startEmulators({
+    ports,
+    identityPort: positiveInteger('IDENTITY_PORT', IDENTITY_PORT),
+    appOrigins: [...appPorts].map((port) => `http://localhost:${port}`),
+    identityDataDir: process.env.IDENTITY_DATA_DIR ? resolve(process.env.IDENTITY_DATA_DIR) : IDENTITY_DATA_DIR,
+    identityAccessTokenTtl: positiveInteger('IDENTITY_ACCESS_TOKEN_TTL', 3600),
+    watch: true,
+    quiet: !!process.env.CI,
+  });
   process.env.CONTENT_ENDPOINT = emulators.contentEndpoint;
   process.env.CATALOGUE_ENDPOINT ??= emulators.catalogueEndpoint;
-  console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}`);
+  process.env.IDENTITY_ISSUER ??= emulators.identityIssuer;
+  process.env.IDENTITY_MANAGEMENT_URL ??= emulators.identityManagementUrl;
+  console.log(`emulators: content hub ${emulators.contentEndpoint}, catalogue ${emulators.catalogueEndpoint}, identity ${emulators.identityIssuer}`);
+  if (!process.env.CI) {
+    const { password, users } = demoLogins();
+    console.log(`demo logins (password ${password}): ${users.join(', ')}`);
+  }
   return emulators;
 }
 

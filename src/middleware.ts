@@ -10,6 +10,8 @@ import { fixedT, uiLanguage } from './i18n/index.ts';
 import { contentContextFor, type PageContext } from './features/platform/context.ts';
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
+import { customerAreaCanonicalPath, isSignInPath } from './features/sign-in/area.ts';
+import { withIdentityProvider } from './features/sign-in/csp.ts';
 
 const log = getLogger('render');
 
@@ -26,12 +28,37 @@ const services = servicesFromEnv(env);
 export const onRequest = defineMiddleware(async (context, next) => {
   // The error page renders without the content hub (it may be why the request failed).
   if (context.routePattern === '/500') return next();
+  if (isSignInPath(context.url.pathname)) return signInPage(context, next);
   try {
     return await resolve(context, next);
   } catch (err) {
     return errorPage(context, err);
   }
 });
+
+/**
+ * The customer area and the callback (spec customer-area §2): always rendered on demand and never
+ * stored (`Cache-Control: no-store`); a differently cased /mykomax path goes to the lowercase one.
+ * Only these pages may reach the identity provider from the browser (CSP connect-src, frame-src).
+ */
+async function signInPage(context: APIContext, next: MiddlewareNext): Promise<Response> {
+  const canonical = customerAreaCanonicalPath(context.url.pathname);
+  let res: Response;
+  if (canonical) {
+    res = new Response(null, { status: 301, headers: { Location: `${canonical}${context.url.search}` } });
+  } else {
+    try {
+      res = await resolve(context, next);
+    } catch (err) {
+      return errorPage(context, err);
+    }
+  }
+  const headers = new Headers(res.headers);
+  headers.set('Cache-Control', 'no-store');
+  const csp = headers.get('Content-Security-Policy');
+  if (csp) headers.set('Content-Security-Policy', withIdentityProvider(csp, services.identity.issuer));
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
 
 /**
  * The error page (src/pages/500.astro) with the status the error calls for. Astro would render

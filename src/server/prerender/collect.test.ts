@@ -34,6 +34,23 @@ function fakeSource(name: string) {
   return { source, calls };
 }
 
+describe('collect: the customer area', () => {
+  it('is never prerendered, in any letter case, whatever a source offers', async () => {
+    const source: RouteSource = {
+      name: 'greedy',
+      appliesTo: (site) => site.isMain,
+      async routes(ctx) {
+        return Promise.all(['/mykomax', '/MyKomax/account', '/mykomax-news', '/about/mykomax'].map(async (pagePath) => {
+          const { model, recordHashes } = await ctx.build(pagePath, (lc, req) => loadChrome(lc, req.site).then((c) => ({ kind: 'content-page', ...c }) as never));
+          return { pagePath, model, recordHashes, languages: ['en'], updatedAt: '2026-01-01', keys: [] };
+        }));
+      },
+    };
+    const { routes } = await collect(services, { mode: 'local', port: 4321, sources: [source] });
+    expect(routes.filter((r) => r.path.startsWith('/en/')).map((r) => r.path).sort()).toEqual(['/en/about/mykomax', '/en/mykomax-news']);
+  });
+});
+
 describe('collect: a targeted run', () => {
   it('records per route its source and the data keys it read, and the record ids in those keys\' values', async () => {
     const a = fakeSource('a');

@@ -8,6 +8,10 @@ import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
 import { idsOf, type IndexedRoute } from './targets.ts';
+import { isCustomerAreaPagePath } from '../../features/sign-in/area.ts';
+import { getLogger } from '../../lib/log/index.ts';
+
+const log = getLogger('prerender');
 
 export type HostMode = 'local' | 'public';
 
@@ -126,6 +130,12 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
       const ctx = routeSourceContext({ system, site, locale, host, services, data, hash, onBuilt, ...(kept ? { kept } : {}) });
       for (const source of siteSources) {
         for (const r of keptSource(source) ?? await source.routes(ctx)) {
+          // The customer area is never prerendered (any case), whatever a source offers: it is
+          // rendered on demand, never stored, for each visitor (spec customer-area §2).
+          if (site.isMain && isCustomerAreaPagePath(r.pagePath)) {
+            log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the customer area is never prerendered`);
+            continue;
+          }
           routes.push({
             source: source.name, reads: reads.get(r.pagePath) ?? [], ...(r.kept ? { kept: true } : {}),
             host, origin, path: localizedPath(site, locale, r.pagePath), pagePath: r.pagePath, siteId: site.id, locale,

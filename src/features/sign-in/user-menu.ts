@@ -1,0 +1,28 @@
+import { readSignedIn, SIGNED_IN_EVENT, SIGNED_IN_KEY } from '../../lib/identity/storage.ts';
+
+/**
+ * The header's user menu (plain script, on every page): signed out it offers log in and
+ * register, signed in the initials and the customer-area entries. It reads only the non-secret
+ * signed-in record the session code writes (names, initials); no sign-in code loads here.
+ */
+export function initUserMenu(): void {
+  const render = () => {
+    const record = readSignedIn();
+    for (const menu of document.querySelectorAll<HTMLElement>('[data-user-menu]')) {
+      const q = <T extends HTMLElement>(sel: string) => menu.querySelector<T>(sel);
+      q('[data-signed-out]')!.hidden = !!record;
+      q('[data-signed-in]')!.hidden = !record;
+      const initials = q('[data-user-menu-initials]')!;
+      initials.hidden = !record;
+      initials.textContent = record?.initials ?? '';
+      const label = q('[data-user-menu-label]')!;
+      label.textContent = record ? (label.dataset.signedInTemplate ?? '').replace('{name}', record.fullName) : (label.dataset.signedOut ?? '');
+      label.classList.toggle('visually-hidden', !!record);
+    }
+  };
+  render();
+  window.addEventListener(SIGNED_IN_EVENT, render);
+  window.addEventListener('storage', (e) => { if (e.key === SIGNED_IN_KEY || e.key === null) render(); });
+  // A page restored from the back/forward cache may show an outdated state.
+  window.addEventListener('pageshow', (e) => { if (e.persisted) render(); });
+}

@@ -1,0 +1,4 @@
+import { getRegister } from '../../../features/sign-in/api.server.ts';
+
+/** GET /api/mykomax/register?locale=…: see getRegister. */
+export const GET = getRegister;
