@@ -6,6 +6,7 @@ import {
   changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type PolicyFailure, type Profile,
 } from '../../lib/identity/management.ts';
 import { apiContext } from '../platform/context.ts';
+import { requireUser } from '../sign-in/bearer.server.ts';
 import { missingRequired, PasswordBody, ProfileBody } from './schema.ts';
 
 /*
@@ -129,3 +130,6 @@ export function accountHandlers(requireUser: UserGuard): { getProfile: APIRoute;
     }),
   };
 }
+
+/** The account API's handlers, behind B's bearer guard (src/pages/api/account/* re-export them). */
+export const account = accountHandlers(requireUser);

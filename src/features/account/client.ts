@@ -60,7 +60,8 @@ export function failureMessages(
     const msg = policyMessage(f, (k) => messages[k], numbers);
     const text = fill(messages[msg.key], msg.values);
     const field = fieldOf(f.field) ?? '';
-    (out[field] ??= []).includes(text) || out[field].push(text);
+    const list = (out[field] ??= []);
+    if (!list.includes(text)) list.push(text);
   }
   return out;
 }
