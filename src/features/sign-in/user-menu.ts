@@ -16,7 +16,7 @@ export function initUserMenu(): void {
       initials.hidden = !record;
       initials.textContent = record?.initials ?? '';
       const label = q('[data-user-menu-label]')!;
-      label.textContent = record ? (label.dataset.signedInTemplate ?? '').replace('{name}', record.fullName) : (label.dataset.signedOut ?? '');
+      label.textContent = record ? (label.dataset.labelSignedIn ?? '').replace('{name}', record.fullName) : (label.dataset.labelSignedOut ?? '');
       label.classList.toggle('visually-hidden', !!record);
     }
   };
