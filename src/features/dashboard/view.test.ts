@@ -23,10 +23,20 @@ describe('tileViews', () => {
     for (const k of MESSAGE_KEYS) expect(en, k).toHaveProperty([k]);
   });
 
+  it('each action\'s accessible name starts with its visible text (WCAG 2.5.3), in every language', async () => {
+    for (const lang of ['cs', 'de', 'en', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh']) {
+      const messages = (await import(`../../../locales/${lang}.json`, { with: { type: 'json' } })).default as Record<string, string>;
+      const ml = pickMessages(((k: string) => messages[k] ?? `missing:${k}`) as never, MESSAGE_KEYS);
+      for (const view of tileViews(computeTiles(['kmx_int_artemis_active', 'kmx_int_lmsefront_invited'], settings, paths), ml)) {
+        for (const a of view.actions) expect(a.ariaLabel.startsWith(a.label) && a.ariaLabel.includes(view.title), `${lang} ${a.ariaLabel}`).toBe(true);
+      }
+    }
+  });
+
   it('an active tile opens its target, named for the service; no note', () => {
     const v = views(['kmx_int_serviceticketing_active']).serviceTicketing!;
     expect(v).toMatchObject({ title: 'Service tickets', statusText: 'Active', statusLabel: 'Status: Active', note: null, detail: null });
-    expect(v.actions).toEqual([{ kind: 'open', label: 'Open', ariaLabel: 'Open Service tickets', href: '/en/mykomax/tickets/list' }]);
+    expect(v.actions).toEqual([{ kind: 'open', label: 'Open', ariaLabel: 'Open: Service tickets', href: '/en/mykomax/tickets/list' }]);
   });
 
   it('wire-flow: cloud users get the cloud service too, on-prem users the download centre only', () => {
@@ -43,14 +53,14 @@ describe('tileViews', () => {
     const reg = views([]).direct!;
     expect(reg.statusText).toBe('Unregistered');
     expect(reg.actions).toHaveLength(1);
-    expect(reg.actions[0]).toMatchObject({ kind: 'register', label: 'Register', ariaLabel: 'Register for Komax Direct' });
+    expect(reg.actions[0]).toMatchObject({ kind: 'register', label: 'Register', ariaLabel: 'Register: Komax Direct' });
     expect(new URL(reg.actions[0]!.href).searchParams.get('goto')).toBe('http://localhost/en/mykomax');
     const pending = views(['kmx_int_direct_pending']).direct!;
     expect(pending).toMatchObject({ statusText: 'Pending', note: 'Your registration is being reviewed.', actions: [] });
   });
 
   it('campus: invited accepts at the service, an expired invite asks for access again', () => {
-    expect(views(['kmx_int_lmsefront_invited']).campus!.actions).toEqual([{ kind: 'acceptInvite', label: 'Accept invitation', ariaLabel: 'Accept the invitation to Komax Campus', href: 'https://campus.example.test/' }]);
+    expect(views(['kmx_int_lmsefront_invited']).campus!.actions).toEqual([{ kind: 'acceptInvite', label: 'Accept invitation', ariaLabel: 'Accept invitation: Komax Campus', href: 'https://campus.example.test/' }]);
     const expired = views(['kmx_int_lmsefront_inviteexpired']).campus!;
     expect(expired.statusText).toBe('Invite expired');
     expect(expired.actions.map((a) => [a.kind, a.href])).toEqual([['requestAccess', '/en/contact']]);

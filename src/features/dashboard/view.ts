@@ -11,8 +11,7 @@ export const MESSAGE_KEYS = [
   'dashboard.welcome', 'dashboard.loading', 'dashboard.servicesLabel', 'dashboard.statusLabel',
   'dashboard.status.unregistered', 'dashboard.status.pending', 'dashboard.status.active', 'dashboard.status.comingsoon', 'dashboard.status.invited', 'dashboard.status.inviteexpired',
   'dashboard.note.unregistered', 'dashboard.note.pending', 'dashboard.note.comingsoon', 'dashboard.note.invited', 'dashboard.note.inviteexpired',
-  'dashboard.action.open', 'dashboard.action.openLabel', 'dashboard.action.openCloud', 'dashboard.action.openCloudLabel', 'dashboard.action.register', 'dashboard.action.registerLabel',
-  'dashboard.action.requestAccess', 'dashboard.action.requestAccessLabel', 'dashboard.action.acceptInvite', 'dashboard.action.acceptInviteLabel',
+  'dashboard.action.open', 'dashboard.action.openCloud', 'dashboard.action.register', 'dashboard.action.requestAccess', 'dashboard.action.acceptInvite', 'dashboard.action.named',
   'dashboard.wireFlow.onprem', 'dashboard.wireFlow.cloud', 'dashboard.error.title', 'dashboard.error.text', 'dashboard.error.details', 'dashboard.error.retry',
   'dashboard.service.serviceTicketing.title', 'dashboard.service.serviceTicketing.description', 'dashboard.service.inventory.title', 'dashboard.service.inventory.description',
   'dashboard.service.wireFlow.title', 'dashboard.service.wireFlow.description', 'dashboard.service.delegatedAdmin.title', 'dashboard.service.delegatedAdmin.description',
@@ -27,7 +26,7 @@ export interface TileAction {
   kind: ActionKind;
   /** Visible text ("Open"). */
   label: string;
-  /** Accessible name naming the service ("Open Service tickets"). */
+  /** Accessible name: the visible text and the service ("Open: Service tickets"), so speech input finds it by what it shows. */
   ariaLabel: string;
   href: string;
 }
@@ -59,7 +58,7 @@ export function tileViews(tiles: Tile[], m: DashboardMessages): TileView[] {
     const title = m[`dashboard.service.${tile.service}.title`];
     const statusText = m[`dashboard.status.${tile.status}`];
     const action = (kind: ActionKind, href: string | null | undefined): TileAction[] =>
-      href ? [{ kind, label: m[`dashboard.action.${kind}`], ariaLabel: fill(m[`dashboard.action.${kind}Label`], { service: title }), href }] : [];
+      href ? [{ kind, label: m[`dashboard.action.${kind}`], ariaLabel: fill(m['dashboard.action.named'], { action: m[`dashboard.action.${kind}`], service: title }), href }] : [];
     let actions: TileAction[] = [];
     switch (tile.status) {
       case 'active':
