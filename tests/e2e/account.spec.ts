@@ -1,6 +1,7 @@
 import { expect } from '@playwright/test';
 import { expectNoAxeViolations, test } from './fixtures/index.ts';
 import { DEMO_PASSWORD, signIn, submitLogin } from './fixtures/identity.ts';
+import { dashboardOf, expectDashboard } from './fixtures/dashboard.ts';
 
 /*
  * Account settings against the identity emulator's identity management (policy, reauthentication,
@@ -23,6 +24,7 @@ test('a password that breaks the policy shows the translated message with its bo
   const email = 'password@demo.komax.test';
   const next = 'Komax-Better-2027';
   await signIn(page, email);
+  await expectDashboard(page, dashboardOf(email));
 
   await page.goto('/de/mykomax/account');
   const de = page.getByRole('form', { name: 'Passwort' });
@@ -64,8 +66,9 @@ test('a password that breaks the policy shows the translated message with its bo
   await expect(form.getByText('Your password has been changed. Use it at your next sign-in.')).toBeVisible();
 });
 
-test('profile edits persist; the names are required', async ({ page }) => {
+test('profile edits persist; the names are required and identity management\'s policies show per field', async ({ page }) => {
   await signIn(page, 'profile@demo.komax.test');
+  await expectDashboard(page, dashboardOf('profile@demo.komax.test'));
   await page.goto('/en/mykomax/account');
   const form = page.getByRole('form', { name: 'Profile' });
   await expect(form.getByLabel('First name')).toHaveValue('Pete');
@@ -77,7 +80,14 @@ test('profile edits persist; the names are required', async ({ page }) => {
   await expect(form.getByLabel('First name')).toBeFocused();
 
   const city = `Dierikon ${Date.now() % 10_000}`;
-  await form.getByLabel('First name').fill('Peter');
+  // Identity management's own policy answers per field (here VALID_PHONE_FORMAT).
+  await form.getByLabel('First name').fill('Pete');
+  await form.getByLabel('Telephone').fill('call me');
+  await form.getByRole('button', { name: 'Save profile' }).click();
+  await expect(form.getByLabel('Telephone')).toHaveAccessibleDescription('Please enter a valid telephone number');
+  await expect(form.getByLabel('Telephone')).toBeFocused();
+
+  await form.getByLabel('Telephone').fill('+41 41 455 66 77');
   await form.getByLabel('City').fill(city);
   await form.getByLabel('Company').fill('Profile Harness Ltd');
   await form.getByLabel('Country').selectOption({ label: 'Germany' });
@@ -86,7 +96,8 @@ test('profile edits persist; the names are required', async ({ page }) => {
   await expect(form.getByText('Your profile has been saved.')).toBeVisible();
 
   await page.reload();
-  await expect(form.getByLabel('First name')).toHaveValue('Peter');
+  await expect(form.getByLabel('First name')).toHaveValue('Pete');
+  await expect(form.getByLabel('Telephone')).toHaveValue('+41 41 455 66 77');
   await expect(form.getByLabel('City')).toHaveValue(city);
   await expect(form.getByLabel('Company')).toHaveValue('Profile Harness Ltd');
   await expect(form.getByLabel('Country')).toHaveValue('DE');
@@ -119,6 +130,7 @@ test('the internal employee sees profile and password read-only and can reset th
 test('deleting the account signs out, and the login fails afterwards', async ({ page }) => {
   const email = 'delete@demo.komax.test';
   await signIn(page, email);
+  await expectDashboard(page, dashboardOf(email));
   await page.goto('/en/mykomax/account');
   const zone = page.getByRole('region', { name: 'Delete account' });
   await zone.getByRole('button', { name: 'Delete account' }).click();
