@@ -51,6 +51,9 @@ export function Dashboard({ settings, paths, settingsError, messages: m }: Props
   );
 }
 
+/** Actions shown as outline buttons, so a tile's way into its service stands out. */
+const SECONDARY = new Set(['openCloud', 'requestAccess']);
+
 function TileCard({ tile }: { tile: TileView }) {
   const titleId = `tile-${tile.service}`;
   return (
@@ -63,8 +66,8 @@ function TileCard({ tile }: { tile: TileView }) {
         {tile.note && <p className="tile__note">{tile.note}</p>}
         {tile.actions.length > 0 && (
           <div className="tile__actions">
-            {tile.actions.map((a, i) => (
-              <a key={a.kind} className={`btn${i > 0 ? ' btn--secondary' : ''}`} href={a.href} aria-label={a.ariaLabel} data-astro-prefetch="false">{a.label}</a>
+            {tile.actions.map((a) => (
+              <a key={a.kind} className={`btn${SECONDARY.has(a.kind) ? ' btn--secondary' : ''}`} href={a.href} aria-label={a.ariaLabel} data-astro-prefetch="false">{a.label}</a>
             ))}
           </div>
         )}
