@@ -6,6 +6,7 @@ import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
+import { customerArea } from './customer-area.ts';
 import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,7 +52,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [editorial];
+const EXTENSIONS: HubExtension[] = [editorial, customerArea];
 
 /** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
 export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];

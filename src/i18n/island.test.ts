@@ -31,7 +31,7 @@ describe('island message keys', () => {
 
   it('are exported by every island that shows text', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
-      'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'FeedbackForm.tsx', 'MeasurementSwitch.tsx',
+      'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx', 'MeasurementSwitch.tsx',
       'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx',
     ]);
   });

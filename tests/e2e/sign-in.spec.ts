@@ -22,7 +22,7 @@ test.describe('signing in', () => {
     await menu.getByRole('link', { name: 'Log in' }).click();
     await submitLogin(page, DEMO_USERS.customer);
     await page.waitForURL('**/en/mykomax');
-    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'myKomax', level: 1 })).toBeVisible();
     await expect(page.getByText('Signing you in…')).toBeHidden();
 
     await page.goto('/en/about-us');

@@ -7,6 +7,7 @@ import {
 import type { MediaReleaseItem, StoryListItem } from './editorial-types.ts';
 import { getFooterNavigation, getHeaderNavigation, getPageByPath, getSystemData, listPages } from './index.ts';
 import type { Site } from '../../site/types.ts';
+import { getCustomerAreaSettings } from './customer-area.ts';
 
 /**
  * The content hub's records through a {@link DataSource}: each getter owns its cache key (stage
@@ -57,3 +58,6 @@ export const allMediaReleases = (data: DataSource, ctx: ContentContext): Promise
 
 export const newsFeedPage = (data: DataSource, ctx: ContentContext, first: number, after: string | null) =>
   data.get(key(ctx, 'newsFeed', first, after), () => getNewsFeedPage(ctx, first, after));
+
+/** The customer area's settings record (one per stage; not localized). */
+export const customerAreaSettings = (data: DataSource, ctx: ContentContext) => data.get(['content', 'customerArea', ctx.stage], () => getCustomerAreaSettings(ctx));

@@ -17,6 +17,7 @@ export type { NavigationOptions } from './map.ts';
 export { ContentError };
 export { NO_GRANTS, type Grants } from './access.ts';
 export * from './editorial.ts';
+export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area.ts';
 
 const log = getLogger('content');
 const warn = (msg: string) => log.warn(msg);

@@ -1,0 +1,135 @@
+import type { APIContext, APIRoute } from 'astro';
+import * as v from 'valibot';
+import { json } from '../../lib/http/json.ts';
+import { getLogger } from '../../lib/log/index.ts';
+import {
+  changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type PolicyFailure, type Profile,
+} from '../../lib/identity/management.ts';
+import { apiContext } from '../platform/context.ts';
+import { requireUser } from '../sign-in/bearer.server.ts';
+import { missingRequired, PasswordBody, ProfileBody } from './schema.ts';
+
+/*
+ * The same-origin account API of the customer area (spec customer-area §6: profile, password,
+ * MFA reset, account deletion). Every handler checks the bearer access token first (B's
+ * `requireUser`), then acts on identity management on the user's behalf with that token: the
+ * browser never talks to identity management, and the user can only ever reach their own record.
+ * Answers are never cached (`Cache-Control: no-store`).
+ */
+
+/** What `requireUser` (src/features/sign-in/bearer.server.ts) gives: the verified claims and the token, or the 401 to send. */
+export type UserGuard = (context: APIContext) => Promise<{ claims: { sub: string; scope: string[] }; accessToken: string } | Response>;
+
+const log = getLogger('account');
+const MAX_BODY = 8 * 1024;
+
+/** The profile as the API answers it. */
+export type ProfileResponse = Profile;
+
+/** 422 body: the failed policies (or our own required check), for the form to show per field. */
+export interface FailuresResponse {
+  failures: PolicyFailure[];
+}
+
+/** Reads a JSON body: 415 without JSON, 413 when too large, 400 when malformed or refused by the schema. */
+async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
+  const raw = await request.text();
+  if (raw.length > MAX_BODY) return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
+  }
+  const parsed = v.safeParse(schema, body);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const key = issue.path?.at(-1)?.key;
+    const name = String(key).slice(0, 50);
+    const error = issue.type !== 'strict_object' ? issue.message
+      : key === undefined ? 'The body must be a JSON object.'
+      : issue.expected === 'never' ? `Unknown field: ${name}` : `${name} is required`;
+    return { ok: false, response: json({ error }, 400) };
+  }
+  return { ok: true, value: parsed.output };
+}
+
+/** An identity-management failure as our answer. */
+function failureResponse(err: unknown, operation: string): Response {
+  if (!(err instanceof IdentityManagementError)) {
+    log.error({ err }, `${operation} failed`);
+    return json({ error: 'unavailable', message: 'The account service is not available right now.' }, 502);
+  }
+  switch (err.kind) {
+    case 'unauthorized':
+      // The token passed our check but identity management refused it (revoked, ended session): the client renews and retries.
+      return new Response(JSON.stringify({ error: 'unauthorized', message: 'The access token was refused.' }), {
+        status: 401,
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
+    case 'policy':
+      return json({ failures: err.failures.length ? err.failures : [{ field: '', code: 'UNKNOWN_POLICY', params: {} }] } satisfies FailuresResponse, 422);
+    case 'reauthentication-failed':
+      return json({ failures: [{ field: 'currentPassword', code: 'REAUTHENTICATION_FAILED', params: {} }] } satisfies FailuresResponse, 422);
+    case 'internally-managed':
+      return json({ error: 'internally-managed', message: 'This account is managed internally: profile and password cannot be changed here.' }, 403);
+    case 'forbidden':
+      return json({ error: 'forbidden', message: 'Identity management refused the request.' }, 403);
+    case 'not-found':
+      return json({ error: 'not-found', message: 'The account does not exist (any more).' }, 404);
+    default:
+      log.error(`${operation}: ${err.message}`);
+      return json({ error: 'unavailable', message: `The account service is not available right now (${err.message}).` }, 502);
+  }
+}
+
+/** The account API's handlers for a given guard (the routes use B's `requireUser`; tests pass their own). */
+export function accountHandlers(requireUser: UserGuard): { getProfile: APIRoute; patchProfile: APIRoute; postPassword: APIRoute; postMfaReset: APIRoute; deleteAccount: APIRoute } {
+  /** Runs `action` for a signed-in user; answers 401 (the guard's) otherwise. */
+  const forUser = (operation: string, action: (ctx: { context: APIContext; sub: string; accessToken: string }) => Promise<Response>): APIRoute => async (context) => {
+    const user = await requireUser(context);
+    if (user instanceof Response) return user;
+    try {
+      return await action({ context, sub: user.claims.sub, accessToken: user.accessToken });
+    } catch (err) {
+      return failureResponse(err, operation);
+    }
+  };
+  const config = (context: APIContext) => apiContext(context.locals).services.identity;
+
+  return {
+    /** GET /api/account/profile → 200 Profile. */
+    getProfile: forUser('getProfile', async ({ context, sub, accessToken }) => json(await getProfile(config(context), accessToken, sub) satisfies ProfileResponse)),
+
+    /** PATCH /api/account/profile, JSON with the fields to change → 200 Profile; 422 failures; 403 internal account. */
+    patchProfile: forUser('updateProfile', async ({ context, sub, accessToken }) => {
+      const body = await bodyOf(context.request, ProfileBody);
+      if (!body.ok) return body.response;
+      const missing = missingRequired(body.value, 'present');
+      if (missing.length) return json({ failures: missing.map((field) => ({ field, code: 'REQUIRED', params: {} })) } satisfies FailuresResponse, 422);
+      return json(await updateProfile(config(context), accessToken, sub, body.value) satisfies ProfileResponse);
+    }),
+
+    /** POST /api/account/password, JSON { currentPassword, newPassword } → 204; 422 failures (policy, wrong current password); 403 internal account. */
+    postPassword: forUser('changePassword', async ({ context, sub, accessToken }) => {
+      const body = await bodyOf(context.request, PasswordBody);
+      if (!body.ok) return body.response;
+      await changePassword(config(context), accessToken, sub, body.value.currentPassword, body.value.newPassword);
+      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    }),
+
+    /** POST /api/account/mfa-reset → 200 { mfaDevices: 0 } (internal accounts too). */
+    postMfaReset: forUser('resetMfa', async ({ context, sub, accessToken }) => json({ mfaDevices: await resetMfa(config(context), accessToken, sub) })),
+
+    /** DELETE /api/account → 204; the user's sessions end with the account. */
+    deleteAccount: forUser('deleteAccount', async ({ context, sub, accessToken }) => {
+      await deleteAccount(config(context), accessToken, sub);
+      log.info('account deleted');
+      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    }),
+  };
+}
+
+/** The account API's handlers, behind B's bearer guard (src/pages/api/account/* re-export them). */
+export const account = accountHandlers(requireUser);

@@ -1,0 +1,59 @@
+import { customerAreaSettings } from '../../lib/content/cached.ts';
+import { getLogger } from '../../lib/log/index.ts';
+import { CUSTOMER_AREA_PATHS, localizedPath } from '../../site/paths.ts';
+import { registrationUrl } from '../sign-in/api.server.ts';
+import type { PageContext } from '../platform/context.ts';
+import { SERVICES, type CustomerAreaSettings, type ServiceId, type TilePaths } from './tiles.ts';
+
+const log = getLogger('dashboard');
+
+export interface DashboardInput {
+  settings: CustomerAreaSettings;
+  paths: TilePaths;
+  /** Why the content hub's settings are missing (a dashboard error with technical details), else null. */
+  settingsError: string | null;
+}
+
+const NO_SETTINGS = { directServiceUrl: null, wireFlowCloudUrl: null, masterDataWmUrl: null, masterDataMdsUrl: null, campusUrl: null, requestAccessPath: null, comingSoon: [] };
+
+/**
+ * What the dashboard island needs besides the user (no personal data): the localized routes the
+ * tiles lead to, the content hub's customer-area settings and the provider's registration page
+ * returning to this dashboard. The customer area lives on the main site. When the content hub
+ * cannot answer, the tiles still show their role status and the page says what failed.
+ */
+export async function loadDashboardInput(ctx: PageContext, origin: string): Promise<DashboardInput> {
+  const { request: req } = ctx;
+  const main = req.system.sites.find((s) => s.isMain) ?? req.site;
+  const path = (p: string) => localizedPath(main, req.locale, p);
+  const dashboardUrl = `${origin}${path(CUSTOMER_AREA_PATHS.dashboard)}`;
+  let content = NO_SETTINGS as Awaited<ReturnType<typeof customerAreaSettings>>;
+  let settingsError: string | null = null;
+  try {
+    content = await customerAreaSettings(ctx.data, ctx.content);
+  } catch (err) {
+    settingsError = (err as Error).message;
+    log.error(`customer-area settings: ${settingsError}`);
+  }
+  const known = new Set<string>(SERVICES);
+  return {
+    settings: {
+      directServiceUrl: content.directServiceUrl,
+      directRegistrationUrl: registrationUrl(ctx.services.identity.issuer, dashboardUrl),
+      wireFlowCloudUrl: content.wireFlowCloudUrl,
+      masterDataWmUrl: content.masterDataWmUrl,
+      masterDataMdsUrl: content.masterDataMdsUrl,
+      campusUrl: content.campusUrl,
+      requestAccessUrl: content.requestAccessPath ? path(content.requestAccessPath) : null,
+      comingSoon: content.comingSoon.filter((s): s is ServiceId => known.has(s)),
+    },
+    paths: {
+      tickets: path(CUSTOMER_AREA_PATHS.tickets),
+      inventory: path(CUSTOMER_AREA_PATHS.inventory),
+      userAdmin: path(CUSTOMER_AREA_PATHS.userAdmin),
+      wireFlow: path(CUSTOMER_AREA_PATHS.wireFlow),
+      dashboardUrl,
+    },
+    settingsError,
+  };
+}

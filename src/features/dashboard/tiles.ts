@@ -1,0 +1,160 @@
+/*
+ * The dashboard's service tiles (spec customer-area §2, §3, §4, §6): which status each service has
+ * for a user's roles, and where its tile leads. Pure and browser-safe: the island computes the
+ * tiles from the signed-in user's roles; the server hands it the paths and the content hub's
+ * customer-area settings (no personal data).
+ */
+
+/** The role strings of spec §6, verbatim. */
+export const ROLES = {
+  serviceTicketing: 'kmx_int_serviceticketing_active',
+  inventory: 'kmx_int_assetdb_active',
+  delegatedAdminExtern: 'kmx_delegatedadmin_extern',
+  delegatedAdminIntern: 'kmx_delegatedadmin_intern',
+  wireFlow: 'kmx_int_artemis_active',
+  wireFlowOnPrem: 'kmx_artemis_onpremuser',
+  directPending: 'kmx_int_direct_pending',
+  directActive: 'kmx_int_direct_active',
+  masterDataWm: 'kmx_int_mfpwm_active',
+  masterDataMds: 'kmx_int_mfpmds_active',
+  campusActive: 'kmx_int_lmsefront_active',
+  campusInvited: 'kmx_int_lmsefront_invited',
+  campusInviteExpired: 'kmx_int_lmsefront_inviteexpired',
+} as const;
+
+/** The services of the dashboard, in the order their tiles appear. */
+export const SERVICES = ['serviceTicketing', 'inventory', 'wireFlow', 'delegatedAdmin', 'direct', 'masterDataWm', 'masterDataMds', 'campus'] as const;
+export type ServiceId = (typeof SERVICES)[number];
+
+/** The tile statuses the dashboard shows (spec §4: unregistered, pending, active, coming soon, invited, invite expired). */
+export const TILE_STATUSES = ['unregistered', 'pending', 'active', 'comingsoon', 'invited', 'inviteexpired'] as const;
+export type TileStatus = (typeof TILE_STATUSES)[number];
+
+/** Wire-flow user type (spec §3). */
+export type WireFlowUserType = 'unknown' | 'onprem' | 'cloud';
+
+/**
+ * The customer-area settings of the content hub: service addresses that are not our own routes,
+ * and the services announced but not open yet ("coming soon" unless a role opens them).
+ */
+export interface CustomerAreaSettings {
+  directServiceUrl: string | null;
+  /** The direct service's registration page; the tile adds the return address (`goto`). */
+  directRegistrationUrl: string | null;
+  wireFlowCloudUrl: string | null;
+  masterDataWmUrl: string | null;
+  masterDataMdsUrl: string | null;
+  campusUrl: string | null;
+  /** Where a user asks for access to a service they do not have (a contact page or form). */
+  requestAccessUrl: string | null;
+  comingSoon: ServiceId[];
+}
+
+/** The app's own routes the tiles lead to, already localized (`localizedPath`). */
+export interface TilePaths {
+  tickets: string;
+  inventory: string;
+  userAdmin: string;
+  wireFlow: string;
+  /** The absolute URL of the localized dashboard: where the direct registration returns to. */
+  dashboardUrl: string;
+}
+
+/** One service tile (spec §3: status and serviceUrl; wire-flow adds userType and serviceUrlCloud, direct registrationUrl). */
+export interface Tile {
+  service: ServiceId;
+  status: TileStatus;
+  serviceUrl: string | null;
+  /** Only the direct tile. */
+  registrationUrl?: string | null;
+  /** Only the wire-flow tile. */
+  userType?: WireFlowUserType;
+  /** Only the wire-flow tile. */
+  serviceUrlCloud?: string | null;
+  /** Where to ask for access when the service is not open to the user. */
+  requestAccessUrl: string | null;
+}
+
+/** The parameter that tells the registration page where to go after sign-in (the identity provider's `goto`). */
+export const RETURN_PARAMETER = 'goto';
+
+/** Status of an on/off service: active if the role exists, else unregistered. */
+function activeIf(roles: ReadonlySet<string>, ...anyOf: string[]): TileStatus {
+  return anyOf.some((r) => roles.has(r)) ? 'active' : 'unregistered';
+}
+
+/** Direct: pending wins over active (a pending request is shown even if an old active role remains), else unregistered. */
+export function directStatus(roles: Iterable<string>): TileStatus {
+  const set = new Set(roles);
+  if (set.has(ROLES.directPending)) return 'pending';
+  if (set.has(ROLES.directActive)) return 'active';
+  return 'unregistered';
+}
+
+/** Campus: active, invited or invite expired by role (in that order of precedence), else unregistered. */
+export function campusStatus(roles: Iterable<string>): TileStatus {
+  const set = new Set(roles);
+  if (set.has(ROLES.campusActive)) return 'active';
+  if (set.has(ROLES.campusInvited)) return 'invited';
+  if (set.has(ROLES.campusInviteExpired)) return 'inviteexpired';
+  return 'unregistered';
+}
+
+/** Wire-flow user type: onprem with the on-prem role, else cloud (spec §4). */
+export function wireFlowUserType(roles: Iterable<string>): WireFlowUserType {
+  return new Set(roles).has(ROLES.wireFlowOnPrem) ? 'onprem' : 'cloud';
+}
+
+/** The role-derived status of each service (before "coming soon" from content). */
+export function roleStatuses(roles: Iterable<string>): Record<ServiceId, TileStatus> {
+  const set = new Set(roles);
+  return {
+    serviceTicketing: activeIf(set, ROLES.serviceTicketing),
+    inventory: activeIf(set, ROLES.inventory),
+    wireFlow: activeIf(set, ROLES.wireFlow),
+    delegatedAdmin: activeIf(set, ROLES.delegatedAdminIntern, ROLES.delegatedAdminExtern),
+    direct: directStatus(set),
+    masterDataWm: activeIf(set, ROLES.masterDataWm),
+    masterDataMds: activeIf(set, ROLES.masterDataMds),
+    campus: campusStatus(set),
+  };
+}
+
+/**
+ * Adds the return address to a registration URL, keeping its own query.
+ * @example withReturn('https://idp/am/XUI/?realm=alpha', 'http://localhost:4321/en/mykomax')
+ *   // 'https://idp/am/XUI/?realm=alpha&goto=http%3A%2F%2Flocalhost%3A4321%2Fen%2Fmykomax'
+ */
+export function withReturn(registrationUrl: string, returnUrl: string): string {
+  const url = new URL(registrationUrl);
+  url.searchParams.set(RETURN_PARAMETER, returnUrl);
+  return url.toString();
+}
+
+/**
+ * Every tile of the dashboard, in {@link SERVICES} order: the status from the roles; a service the
+ * content hub lists as coming soon shows "coming soon" unless a role gives the user a status.
+ */
+export function computeTiles(roles: Iterable<string>, settings: CustomerAreaSettings, paths: TilePaths): Tile[] {
+  const held = new Set(roles);
+  const statuses = roleStatuses(held);
+  const comingSoon = new Set(settings.comingSoon);
+  const status = (service: ServiceId): TileStatus => (statuses[service] === 'unregistered' && comingSoon.has(service) ? 'comingsoon' : statuses[service]);
+  const request = settings.requestAccessUrl;
+  const tile = (service: ServiceId, serviceUrl: string | null): Tile => ({ service, status: status(service), serviceUrl, requestAccessUrl: request });
+  return SERVICES.map((service): Tile => {
+    switch (service) {
+      case 'serviceTicketing': return tile(service, paths.tickets);
+      case 'inventory': return tile(service, paths.inventory);
+      case 'delegatedAdmin': return tile(service, paths.userAdmin);
+      case 'wireFlow': return { ...tile(service, paths.wireFlow), userType: wireFlowUserType(held), serviceUrlCloud: settings.wireFlowCloudUrl };
+      case 'direct': return {
+        ...tile(service, settings.directServiceUrl),
+        registrationUrl: settings.directRegistrationUrl ? withReturn(settings.directRegistrationUrl, paths.dashboardUrl) : null,
+      };
+      case 'masterDataWm': return tile(service, settings.masterDataWmUrl);
+      case 'masterDataMds': return tile(service, settings.masterDataMdsUrl);
+      case 'campus': return tile(service, settings.campusUrl);
+    }
+  });
+}

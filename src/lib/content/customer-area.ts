@@ -1,0 +1,15 @@
+import { contentQuery, type ContentContext } from './client.ts';
+import { CUSTOMER_AREA_SETTINGS } from './customer-area-queries.ts';
+import { RawCustomerAreaSettingsSchema } from './customer-area-schema.ts';
+import { mapCustomerArea, type CustomerAreaContent } from './customer-area-map.ts';
+import { getLogger } from '../log/index.ts';
+
+export type { CustomerAreaContent } from './customer-area-map.ts';
+
+const log = getLogger('content');
+
+/** The customer area's settings record (not localized). */
+export async function getCustomerAreaSettings(ctx: ContentContext): Promise<CustomerAreaContent> {
+  const raw = await contentQuery(ctx, 'customerAreaSettings', CUSTOMER_AREA_SETTINGS, {}, RawCustomerAreaSettingsSchema);
+  return mapCustomerArea(raw.customerAreaSettings, (m) => log.warn(m));
+}
