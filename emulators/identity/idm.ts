@@ -3,6 +3,7 @@
 // bearer access token with the fr:idm:* scope (the same tokens the provider issues).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
+import { ADMIN_BASE, handleAdmin } from './admin.ts';
 import { BodyTooLarge, bearerToken, readBody, sendJson } from './http.ts';
 import { PROFILE_FIELDS, passwordRequirements, policyError, profileFailures, type FailedPolicyRequirement, type Profile, type ProfileField } from './policy.ts';
 import { verifyPassword, type IdentityUser, type UserStore } from './store.ts';
@@ -32,6 +33,8 @@ export interface IdmDeps {
   authenticate(token: string): Promise<{ sub: string; scope: string[] } | null>;
   /** Ends the sessions and grants of an account (after its deletion). */
   endAccount(accountId: string): Promise<void>;
+  /** The clock (ms) of invitation expiry; Date.now by default. */
+  now?: () => number;
 }
 
 /** What GET answers: the user without its roles (those come with the ID token and userinfo). */
@@ -44,7 +47,8 @@ export function managedUser(user: IdentityUser) {
 export async function handleIdm(req: IncomingMessage, res: ServerResponse, url: URL, deps: IdmDeps): Promise<boolean> {
   if (!url.pathname.startsWith('/openidm/')) return false;
   const match = USER_PATH.exec(url.pathname);
-  if (!match) {
+  const admin = url.pathname === ADMIN_BASE || url.pathname.startsWith(`${ADMIN_BASE}/`);
+  if (!match && !admin) {
     sendJson(res, 404, NOT_FOUND);
     return true;
   }
@@ -54,6 +58,7 @@ export async function handleIdm(req: IncomingMessage, res: ServerResponse, url: 
     sendJson(res, 401, UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
     return true;
   }
+  if (!match) return handleAdmin(req, res, url, caller, deps);
   const id = decodeURIComponent(match[1]!);
   const user = deps.store.get(id);
   if (id !== caller.sub) {
