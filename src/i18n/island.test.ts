@@ -31,8 +31,8 @@ describe('island message keys', () => {
 
   it('are exported by every island that shows text', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
-      'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'FeedbackForm.tsx', 'MeasurementSwitch.tsx',
-      'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx',
+      'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'FeedbackForm.tsx', 'Inventory.tsx', 'MeasurementSwitch.tsx',
+      'NewTicket.tsx', 'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx', 'TicketDetail.tsx', 'TicketList.tsx', 'WireFlow.tsx',
     ]);
   });
 
