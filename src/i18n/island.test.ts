@@ -31,8 +31,9 @@ describe('island message keys', () => {
 
   it('are exported by every island that shows text', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
-      'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx', 'MeasurementSwitch.tsx',
-      'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx',
+      'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx',
+      'Inventory.tsx', 'MeasurementSwitch.tsx', 'NewTicket.tsx', 'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx', 'TicketDetail.tsx',
+      'TicketList.tsx', 'WireFlow.tsx',
     ]);
   });
 

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import * as v from 'valibot';
 import type { IdentityConfig, Services } from '../features/platform/context.ts';
 import type { SearchConfig } from '../lib/search/index.ts';
+import type { TicketingConfig } from '../lib/ticketing/types.ts';
 import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
@@ -51,6 +53,8 @@ export const ServerEnvSchema = v.object({
   IDENTITY_MANAGEMENT_URL: v.optional(Url('IDENTITY_MANAGEMENT_URL'), 'http://localhost:4102/openidm'),
   /** The ticketing GraphQL endpoint; unset, ticketing calls go to CATALOGUE_ENDPOINT (see ticketingEndpoint). */
   TICKETING_ENDPOINT: v.optional(Url('TICKETING_ENDPOINT')),
+  /** Seals the tickets proxy's short-lived download links; unset, a random secret per process (links then work only on the instance that made them). */
+  TICKETING_LINK_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'TICKETING_LINK_SECRET must be at least 32 characters'))),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -87,6 +91,19 @@ export function ticketingEndpoint(env: Pick<ServerEnv, 'TICKETING_ENDPOINT' | 'C
   return env.TICKETING_ENDPOINT ?? env.CATALOGUE_ENDPOINT;
 }
 
+/** The download-link secret of this process when TICKETING_LINK_SECRET is unset (one per process, so links survive between requests). */
+const PROCESS_LINK_SECRET = randomBytes(32).toString('hex');
+
+/** The ticketing service's config: endpoint (with its fallback), debug level (the server's LOG_LEVEL), link secret, timeouts. */
+export function ticketingConfig(env: ServerEnv): TicketingConfig {
+  return {
+    endpoint: ticketingEndpoint(env),
+    debugLevel: env.LOG_LEVEL,
+    linkSecret: env.TICKETING_LINK_SECRET ?? PROCESS_LINK_SECRET,
+    timeouts: upstreamTimeouts(env),
+  };
+}
+
 /** The identity provider's config: issuer, public client, API audience, identity management. */
 export function identityConfig(env: ServerEnv): IdentityConfig {
   return {
@@ -104,6 +121,7 @@ export function servicesFromEnv(env: ServerEnv): Services {
     content: contentConfig(env),
     catalogue: catalogueConfig(env),
     identity: identityConfig(env),
+    ticketing: ticketingConfig(env),
     timeouts: upstreamTimeouts(env),
     ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
     thirdParty: {

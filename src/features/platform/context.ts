@@ -3,6 +3,7 @@ import type { DataSource } from '../../lib/cache/data-cache.ts';
 import type { ContentConfig, ContentContext, Stage } from '../../lib/content/index.ts';
 import type { UpstreamTimeouts } from '../../lib/http/timeouts.ts';
 import type { ServerSearchBackend } from '../../lib/search/index.ts';
+import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import type { fixedT, UiLanguage } from '../../i18n/index.ts';
 import { contentLocaleChain, effectiveLocaleChain, fallbackLanguage } from '../../site/locale.ts';
 import type { RequestContext } from '../../site/request.ts';
@@ -39,6 +40,8 @@ export interface Services {
   content: ContentConfig;
   catalogue: CatalogueConfig;
   identity: IdentityConfig;
+  /** The ticketing service behind the tickets proxy (spec customer-area §7). */
+  ticketing: TicketingConfig;
   timeouts: Required<UpstreamTimeouts>;
   /** Requests carrying it may use the operators' `?cache=` parameters (spec §9). */
   revalidateSecret?: string;

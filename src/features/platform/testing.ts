@@ -14,6 +14,7 @@ export function testServices(endpoints: { contentEndpoint: string; catalogueEndp
       managementUrl: 'http://localhost:4102/openidm',
       timeouts,
     },
+    ticketing: { endpoint: endpoints.catalogueEndpoint, debugLevel: 'none', linkSecret: 'test-link-secret-0123456789abcdef', timeouts },
     timeouts,
     thirdParty: {},
   };

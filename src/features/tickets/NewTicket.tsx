@@ -1,0 +1,200 @@
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
+import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
+import { ticketPath, type ServicePaths } from './paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from './shared.tsx';
+import { ticketing } from './ticketing.client.ts';
+import { TYPE_KEYS } from './TicketList.tsx';
+import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
+import { typeKey } from './view.ts';
+
+export const MESSAGE_KEYS = [
+  ...SHARED_KEYS, ...TYPE_KEYS, ...FILE_KEYS, ...Object.values(REQUIRED_MESSAGES),
+  'tickets.service', 'tickets.form.intro', 'tickets.form.location', 'tickets.form.type', 'tickets.form.machine', 'tickets.form.subject',
+  'tickets.form.description', 'tickets.form.machineName', 'tickets.form.serialNumber', 'tickets.form.choose',
+  'tickets.form.optional', 'tickets.form.invalid', 'tickets.form.submit', 'tickets.form.submitting', 'tickets.form.uploading',
+  'tickets.form.toTicket', 'tickets.backToList',
+] as const;
+
+interface Props {
+  messages: Messages;
+  locale: string;
+  paths: ServicePaths;
+}
+
+type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions } | { kind: 'failed'; detail: string };
+type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | { kind: 'failed'; detail: string; id?: string };
+
+const EMPTY: TicketFormValues = { locationId: '', type: '', machineId: '', subject: '', description: '', machineName: '', serialNumber: '' };
+const REQUIRED = new Set<TicketFormField>(Object.keys(REQUIRED_MESSAGES) as TicketFormField[]);
+
+/** /{locale}/mykomax/tickets/newticket (`?machine=` preselects): the ticket form, then the attachments with progress, then the ticket. */
+export function NewTicket({ messages: m, locale, paths }: Props) {
+  const session = useServiceSession('tickets');
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [options, setOptions] = useState<Options>({ kind: 'loading' });
+  const [values, setValues] = useState<TicketFormValues>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<TicketFormField | '', string>>>({});
+  const [files, setFiles] = useState<PickedFile[]>([]);
+  const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  const [attempt, setAttempt] = useState(0);
+  const ready = session.kind === 'ready';
+
+  useEffect(() => {
+    if (!ready) return;
+    let live = true;
+    ticketing.ticketForm().then((o) => {
+      if (!live) return;
+      setOptions({ kind: 'ready', options: o });
+      const wanted = new URLSearchParams(location.search).get('machine');
+      const machine = o.machines.find((x) => x.id === wanted);
+      if (machine) setValues((v) => ({ ...v, machineId: machine.id, locationId: v.locationId || machine.locationId }));
+    }, (err: unknown) => { if (live) setOptions({ kind: 'failed', detail: detailOf(err) }); });
+    return () => { live = false; };
+  }, [ready, attempt]);
+
+  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} />;
+  if (options.kind === 'loading') return <Loading m={m} />;
+  if (options.kind === 'failed') return <ServiceError m={m} detail={options.detail} retry={() => setAttempt((n) => n + 1)} />;
+  const o = options.options;
+  const machines = values.locationId ? o.machines.filter((x) => x.locationId === values.locationId) : o.machines;
+  // Once the ticket exists (uploads running or failed), the form cannot create it a second time.
+  const busy = phase.kind === 'creating' || phase.kind === 'uploading' || (phase.kind === 'failed' && !!phase.id);
+
+  const set = (field: TicketFormField, value: string) => {
+    setValues((v) => {
+      const next = { ...v, [field]: value };
+      if (field === 'machineId') {
+        const machine = o.machines.find((x) => x.id === value);
+        if (machine && !next.locationId) next.locationId = machine.locationId;
+      }
+      if (field === 'locationId' && next.machineId && o.machines.find((x) => x.id === next.machineId)?.locationId !== value && value) next.machineId = '';
+      return next;
+    });
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const focusFirst = (errs: Partial<Record<TicketFormField | '', string>>) => {
+    const first = TICKET_FORM_FIELDS.find((f) => errs[f]);
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+  };
+
+  const onSubmit = async (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const local = Object.fromEntries(Object.entries(validateTicketForm(values)).map(([f, key]) => [f, m[key]])) as Partial<Record<TicketFormField, string>>;
+    if (Object.keys(local).length) {
+      setErrors({ ...local, '': m['tickets.form.invalid'] });
+      focusFirst(local);
+      return;
+    }
+    setErrors({});
+    setPhase({ kind: 'creating' });
+    try {
+      const created = await ticketing.createTicket({ ...values, type: values.type as TicketFormOptions['ticketTypes'][number] });
+      if (!created.ok) {
+        // The service checks again and answers the same messages per field.
+        const byField = fieldErrorsByField(created.errors);
+        setErrors({ ...byField, '': byField[''] ?? m['tickets.form.invalid'] });
+        setPhase({ kind: 'editing' });
+        focusFirst(byField);
+        return;
+      }
+      const ticketId = created.value.id;
+      if (files.length === 0) {
+        location.assign(ticketPath(paths, ticketId));
+        return;
+      }
+      setPhase({ kind: 'uploading', id: ticketId });
+      const result = await uploadAll(files, (file, onProgress) => ticketing.addAttachment(ticketId, file, onProgress).then((r) => r.ok || r.errors.map((x) => x.message).join('; ')), setFiles);
+      if (result.ok) location.assign(ticketPath(paths, ticketId));
+      else setPhase({ kind: 'failed', detail: result.detail ?? '', id: ticketId });
+    } catch (err) {
+      setPhase({ kind: 'failed', detail: detailOf(err) });
+    }
+  };
+
+  const describedBy = (f: TicketFormField) => (errors[f] ? `${id}-${f}-error` : undefined);
+  const label = (f: TicketFormField, key: string) => (
+    <label htmlFor={`${id}-${f}`}>
+      {m[key]}{REQUIRED.has(f) ? <span aria-hidden="true"> *</span> : <span className="services__muted"> ({m['tickets.form.optional']})</span>}
+    </label>
+  );
+  const error = (f: TicketFormField) => errors[f] && <p className="field__error" id={`${id}-${f}-error`}>{errors[f]}</p>;
+  const common = (f: TicketFormField) => ({
+    id: `${id}-${f}`, name: f, value: values[f], disabled: busy, required: REQUIRED.has(f),
+    'aria-invalid': errors[f] ? true : undefined, 'aria-describedby': describedBy(f),
+  });
+
+  return (
+    <form ref={formRef} className="services__form" noValidate onSubmit={onSubmit} aria-busy={busy || undefined}>
+      <p className="services__hint">{m['tickets.form.intro']}</p>
+      <div aria-live="assertive" className="services__live">
+        {errors[''] && <p className="flash flash--error"><span className="flash__text">{errors['']}</span></p>}
+      </div>
+      {phase.kind === 'failed' && (
+        <>
+          <ServiceError m={m} detail={phase.detail} />
+          {phase.id && <p><a href={ticketPath(paths, phase.id)}>{tr(m, 'tickets.form.toTicket', { id: phase.id })}</a></p>}
+        </>
+      )}
+      <div className="services__form-row">
+        <div className="field">
+          {label('locationId', 'tickets.form.location')}
+          <select {...common('locationId')} onChange={(e) => set('locationId', e.target.value)}>
+            <option value="">{m['tickets.form.choose']}</option>
+            {o.locations.map((l) => <option key={l.id} value={l.id}>{l.name} ({l.city})</option>)}
+          </select>
+          {error('locationId')}
+        </div>
+        <div className="field">
+          {label('type', 'tickets.form.type')}
+          <select {...common('type')} onChange={(e) => set('type', e.target.value)}>
+            <option value="">{m['tickets.form.choose']}</option>
+            {o.ticketTypes.map((t) => <option key={t} value={t}>{m[typeKey(t)]}</option>)}
+          </select>
+          {error('type')}
+        </div>
+      </div>
+      <div className="field">
+        {label('machineId', 'tickets.form.machine')}
+        <select {...common('machineId')} onChange={(e) => set('machineId', e.target.value)}>
+          <option value="">{m['tickets.form.choose']}</option>
+          {machines.map((x) => <option key={x.id} value={x.id}>{x.name} · {x.model} · {x.serialNumber}</option>)}
+        </select>
+        {error('machineId')}
+      </div>
+      <div className="field">
+        {label('subject', 'tickets.form.subject')}
+        <input {...common('subject')} type="text" maxLength={SUBJECT_MAX} onChange={(e) => set('subject', e.target.value)} />
+        {error('subject')}
+      </div>
+      <div className="field">
+        {label('description', 'tickets.form.description')}
+        <textarea {...common('description')} rows={6} maxLength={TEXT_MAX} onChange={(e) => set('description', e.target.value)} />
+        {error('description')}
+      </div>
+      <div className="services__form-row">
+        <div className="field">
+          {label('machineName', 'tickets.form.machineName')}
+          <input {...common('machineName')} type="text" maxLength={200} onChange={(e) => set('machineName', e.target.value)} />
+          {error('machineName')}
+        </div>
+        <div className="field">
+          {label('serialNumber', 'tickets.form.serialNumber')}
+          <input {...common('serialNumber')} type="text" maxLength={100} onChange={(e) => set('serialNumber', e.target.value)} />
+          {error('serialNumber')}
+        </div>
+      </div>
+      <FilePicker files={files} onChange={setFiles} m={m} locale={locale} disabled={busy} />
+      <p className="services__live" role="status">
+        {phase.kind === 'creating' ? m['tickets.form.submitting'] : phase.kind === 'uploading' ? tr(m, 'tickets.form.uploading', { id: phase.id }) : ''}
+      </p>
+      <div className="services__actions">
+        <button type="submit" className="btn" disabled={busy}>{busy ? m['tickets.form.submitting'] : m['tickets.form.submit']}</button>
+        <a href={paths.ticketList}>{m['tickets.backToList']}</a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,117 @@
+import type { APIContext, APIRoute } from 'astro';
+import { json } from '../../lib/http/json.ts';
+import { getLogger } from '../../lib/log/index.ts';
+import { MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
+import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
+import { rewriteFileUrls } from '../../lib/ticketing/rewrite.ts';
+import type { TicketingConfig } from '../../lib/ticketing/types.ts';
+import { forwardGraphQL, openFile } from '../../lib/ticketing/upstream.server.ts';
+import { apiContext } from '../platform/context.ts';
+import { requireUser } from '../sign-in/bearer.server.ts';
+
+/**
+ * The same-origin tickets proxy (spec customer-area §6 "protected content cannot be queried
+ * directly from the browser", §7): the browser sends its GraphQL to `POST /api/ticketing/graphql`
+ * with its bearer token; the proxy verifies it, adds the identity token and the debug level, and
+ * streams the body on. Files come back through `GET /api/ticketing/download/{link}`.
+ */
+
+const log = getLogger('tickets-proxy');
+
+export const DOWNLOAD_PATH = '/api/ticketing/download/';
+
+/** What the proxy says when a body is too large (413): names the limit in words and bytes. */
+export const TOO_LARGE_MESSAGE = `The request is too large: a file may have at most 100 MB (${MAX_UPLOAD_BYTES.toLocaleString('en')} bytes).`;
+export const UNAVAILABLE_MESSAGE = 'The ticketing service is not reachable right now. Please try again later.';
+
+const JSON_TYPE = /^application\/(?:graphql-response\+)?json\b/i;
+const MULTIPART_TYPE = /^multipart\/form-data;.*\bboundary=/i;
+
+/**
+ * HTTP status for a GraphQL answer whose only outcome is "not yours / not there": 404 for
+ * NOT_FOUND, 403 for FORBIDDEN, when no top-level field has data. Anything else keeps its status.
+ */
+export function statusForAnswer(status: number, body: unknown): number {
+  if (status !== 200 || !body || typeof body !== 'object') return status;
+  const { data, errors } = body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: unknown } }[] };
+  if (!Array.isArray(errors) || errors.length === 0) return status;
+  if (data && Object.values(data).some((x) => x !== null && x !== undefined)) return status;
+  const codes = new Set(errors.map((e) => e?.extensions?.code));
+  if (codes.size === 1 && codes.has('NOT_FOUND')) return 404;
+  if (codes.size === 1 && codes.has('FORBIDDEN')) return 403;
+  return status;
+}
+
+/** The download link the browser gets for an upstream file path, valid for a few minutes. */
+export function downloadLink(config: TicketingConfig, sub: string, token: string, resource: string, now = Date.now()): string {
+  return DOWNLOAD_PATH + sealLink(config.linkSecret, { sub, resource, token, exp: Math.floor(now / 1000) + LINK_TTL_SECONDS });
+}
+
+/** POST /api/ticketing/graphql: JSON or GraphQL multipart, streamed through (see the module comment). */
+export const postGraphQL: APIRoute = async (context: APIContext) => {
+  const auth = await requireUser(context);
+  if (auth instanceof Response) return auth;
+  const { request } = context;
+  const contentType = request.headers.get('content-type') ?? '';
+  const multipart = MULTIPART_TYPE.test(contentType);
+  if (!multipart && !JSON_TYPE.test(contentType)) {
+    return json({ error: 'Send GraphQL as application/json, or files as multipart/form-data (GraphQL multipart request)' }, 415);
+  }
+  const limit = multipart ? MAX_PROXY_BODY_BYTES : MAX_JSON_BODY_BYTES;
+  const declared = request.headers.get('content-length');
+  // Refused before a byte of the body is read when its declared length says so.
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    log.info({ bytes: Number(declared), limit }, 'request body refused by its length');
+    return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  }
+  const config = apiContext(context.locals).services.ticketing;
+  const result = await forwardGraphQL(config, { body: request.body, contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal });
+  if (result.kind === 'too-large') {
+    log.info({ limit }, 'request body refused while arriving');
+    return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  }
+  if (result.kind === 'unavailable') {
+    log.error({ reason: result.reason }, 'ticketing service unavailable');
+    const res = json({ error: UNAVAILABLE_MESSAGE }, result.timeout ? 504 : 503);
+    res.headers.set('Retry-After', '30');
+    return res;
+  }
+  if (result.body === null) return json({ error: `The ticketing service answered ${result.status} without JSON` }, 502);
+  const origin = new URL(config.endpoint).origin;
+  const body = rewriteFileUrls(result.body, origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
+  return json(body, statusForAnswer(result.status, body));
+};
+
+/**
+ * GET /api/ticketing/download/{link}: the file a sealed link names, streamed from the service with
+ * the identity token sealed in the link. 403 for a link that does not open, 410 for an expired one
+ * (or a token the service no longer takes), 404 when the service has no such file for the user.
+ */
+export const getDownload: APIRoute = async (context: APIContext) => {
+  const config = apiContext(context.locals).services.ticketing;
+  const opened = openLink(config.linkSecret, context.params.link ?? '');
+  if (!opened.ok) {
+    return opened.reason === 'expired'
+      ? json({ error: 'This download link has expired. Reload the page for a new one.' }, 410)
+      : json({ error: 'This download link is not valid.' }, 403);
+  }
+  const file = await openFile(config, opened.claims.resource, opened.claims.token);
+  if (file.kind === 'unavailable') {
+    log.error({ reason: file.reason }, 'ticketing download unavailable');
+    return json({ error: UNAVAILABLE_MESSAGE }, 503);
+  }
+  if (file.kind === 'refused') {
+    if (file.status === 401) return json({ error: 'This download link has expired. Reload the page for a new one.' }, 410);
+    return json({ error: 'There is no such file.' }, 404);
+  }
+  const up = file.response;
+  const headers = new Headers({
+    'Content-Type': up.headers.get('content-type') ?? 'application/octet-stream',
+    'Content-Disposition': up.headers.get('content-disposition') ?? 'attachment',
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  const length = up.headers.get('content-length');
+  if (length) headers.set('Content-Length', length);
+  return new Response(up.body, { status: 200, headers });
+};

@@ -1,0 +1,4 @@
+import { getDownload } from '../../../../features/tickets/proxy.server.ts';
+
+/** GET /api/ticketing/download/{link}: a file through a sealed, short-lived link (see getDownload). */
+export const GET = getDownload;

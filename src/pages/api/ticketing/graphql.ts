@@ -1,0 +1,4 @@
+import { postGraphQL } from '../../../features/tickets/proxy.server.ts';
+
+/** POST /api/ticketing/graphql: the tickets proxy (see postGraphQL). */
+export const POST = postGraphQL;
