@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('customer-area settings through the content client', () => {
-  it('answers the demo record: service addresses, the request-access page, master-data services 2 coming soon', async () => {
+  it('answers the demo record: service addresses, the request-access page, master-data services 2 coming soon, the support contact', async () => {
     const settings = await getCustomerAreaSettings({ config: { endpoint }, locales: ['en'], stage: 'PUBLISHED' });
     expect(settings).toEqual({
       directServiceUrl: 'https://direct.demo.komax.test/',
@@ -30,6 +30,8 @@ describe('customer-area settings through the content client', () => {
       campusUrl: 'https://campus.demo.komax.test/',
       requestAccessPath: '/contact',
       comingSoon: ['masterDataMds'],
+      supportEmail: 'service@komax.com',
+      supportPhone: '+41 41 455 05 05',
     });
   });
 });

@@ -6,7 +6,8 @@ import type { HubExtension } from './server.ts';
 /**
  * The customer area's settings in the content hub: addresses of the services that are not the
  * site's own routes (direct, wire-flow cloud, master-data services, campus), the page where a user
- * asks for access, and the services announced but not open yet ("coming soon"). Data:
+ * asks for access, the services announced but not open yet ("coming soon") and the support contact
+ * shown with ticketing failures. Data:
  * `emulators/data/content/customer-area.json`, read on every query (edits apply at once).
  */
 
@@ -29,6 +30,10 @@ type CustomerAreaSettings {
   requestAccessPath: String
   "Services announced but not open yet: serviceTicketing, inventory, wireFlow, delegatedAdmin, direct, masterDataWm, masterDataMds, campus."
   comingSoon: [String!]!
+  "E-mail address of Komax service, shown with ticket, comment, close and upload failures."
+  supportEmail: String
+  "Telephone number of Komax service (digits, spaces and +), shown beside the e-mail address."
+  supportPhone: String
 }
 
 extend type Query {
@@ -44,6 +49,8 @@ interface RawSettings {
   campusUrl?: string | null;
   requestAccessPath?: string | null;
   comingSoon?: string[];
+  supportEmail?: string | null;
+  supportPhone?: string | null;
 }
 
 /** Builds the customer-area extension of the content hub (`file` for tests). */
@@ -64,6 +71,8 @@ export function createCustomerAreaExtension(file = CUSTOMER_AREA_FILE): HubExten
             campusUrl: s.campusUrl ?? null,
             requestAccessPath: s.requestAccessPath ?? null,
             comingSoon: s.comingSoon ?? [],
+            supportEmail: s.supportEmail ?? null,
+            supportPhone: s.supportPhone ?? null,
           };
         },
       },

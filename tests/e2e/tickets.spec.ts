@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, expectNoAxeViolations } from './fixtures/index.ts';
@@ -8,6 +8,8 @@ import { DEMO_USERS, signIn } from './fixtures/identity.ts';
 // emulator behind it (spec customer-area §2, §5, §8, §9).
 
 const SPEC_ERROR = 'We apologize for the inconvenience. An error has occurred. Please try again later';
+/** The support contact is content: the content hub emulator's customer-area settings record. */
+const SUPPORT = JSON.parse(readFileSync(new URL('../../emulators/data/content/customer-area.json', import.meta.url), 'utf8')) as { supportEmail: string; supportPhone: string };
 
 /** A PNG of `bytes` bytes: the signature (what the service checks) and filler. */
 function png(bytes: number): Buffer {
@@ -118,7 +120,8 @@ test.describe('service tickets as Claire (customer@)', () => {
     await page.goto('/en/mykomax/tickets/list');
     const alert = page.getByRole('alert').filter({ hasText: SPEC_ERROR });
     await expect(alert).toBeVisible();
-    await expect(alert.getByRole('link', { name: 'service@komax.com' })).toBeVisible();
+    await expect(alert.getByRole('link', { name: SUPPORT.supportEmail })).toHaveAttribute('href', `mailto:${SUPPORT.supportEmail}`);
+    await expect(alert.getByRole('link', { name: SUPPORT.supportPhone })).toHaveAttribute('href', `tel:${SUPPORT.supportPhone.replace(/\s/g, '')}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Service tickets' })).toBeVisible();
     await expectNoAxeViolations(page);
 

@@ -14,7 +14,7 @@ export interface DashboardInput {
   settingsError: string | null;
 }
 
-const NO_SETTINGS = { directServiceUrl: null, wireFlowCloudUrl: null, masterDataWmUrl: null, masterDataMdsUrl: null, campusUrl: null, requestAccessPath: null, comingSoon: [] };
+const NO_SETTINGS = { directServiceUrl: null, wireFlowCloudUrl: null, masterDataWmUrl: null, masterDataMdsUrl: null, campusUrl: null, requestAccessPath: null, comingSoon: [], supportEmail: null, supportPhone: null };
 
 /**
  * What the dashboard island needs besides the user (no personal data): the localized routes the

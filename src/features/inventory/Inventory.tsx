@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { CONTRACT_STATES, type ContractState, type Location, type Machine, type MachineQuery } from '../../lib/ticketing/types.ts';
 import { newTicketForMachine, ticketPath, type ServicePaths } from '../tickets/paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from '../tickets/shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from '../tickets/shared.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { STATUS_KEYS } from '../tickets/TicketList.tsx';
 import { formatDate, statusKey } from '../tickets/view.ts';
@@ -20,6 +20,8 @@ interface Props {
   messages: Messages;
   locale: string;
   paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
   /** `cards` (the inventory) or `table` (the older list view, /inventory/old). */
   view: 'cards' | 'table';
 }
@@ -29,7 +31,7 @@ type Data = { kind: 'loading' } | { kind: 'ready'; machines: Machine[]; location
 const stateOf = (v: FormDataEntryValue | null): ContractState | undefined => ((CONTRACT_STATES as readonly string[]).includes(String(v)) ? (String(v) as ContractState) : undefined);
 
 /** /{locale}/mykomax/inventory (cards) and /inventory/old (a plain table): the organisation's machines with filters and search. */
-export function Inventory({ messages: m, locale, paths, view }: Props) {
+export function Inventory({ messages: m, locale, paths, support, view }: Props) {
   const session = useServiceSession('inventory');
   const id = useId();
   const [query, setQuery] = useState<MachineQuery>({});
@@ -50,7 +52,7 @@ export function Inventory({ messages: m, locale, paths, view }: Props) {
     return () => { live = false; };
   }, [ready, query, attempt]);
 
-  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['inventory.service']!} dashboard={paths.dashboard} />;
+  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['inventory.service']!} dashboard={paths.dashboard} support={support} />;
 
   const onFilter = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -103,7 +105,7 @@ export function Inventory({ messages: m, locale, paths, view }: Props) {
 
       <p className="services__count" role="status">{data.kind === 'ready' ? tr(m, 'inventory.count', { count: data.machines.length }) : ''}</p>
       {data.kind === 'loading' && <Loading m={m} />}
-      {data.kind === 'failed' && <ServiceError m={m} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />}
+      {data.kind === 'failed' && <ServiceError m={m} support={support} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />}
       {data.kind === 'ready' && data.machines.length === 0 && <p className="services__empty">{m['inventory.empty']}</p>}
       {data.kind === 'ready' && data.machines.length > 0 && view === 'cards' && (
         <ul className="inventory__cards">

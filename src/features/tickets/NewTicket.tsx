@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
 import { ticketPath, type ServicePaths } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
 import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
@@ -20,6 +20,8 @@ interface Props {
   messages: Messages;
   locale: string;
   paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
 }
 
 type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions } | { kind: 'failed'; detail: string };
@@ -29,7 +31,7 @@ const EMPTY: TicketFormValues = { locationId: '', type: '', machineId: '', subje
 const REQUIRED = new Set<TicketFormField>(Object.keys(REQUIRED_MESSAGES) as TicketFormField[]);
 
 /** /{locale}/mykomax/tickets/newticket (`?machine=` preselects): the ticket form, then the attachments with progress, then the ticket. */
-export function NewTicket({ messages: m, locale, paths }: Props) {
+export function NewTicket({ messages: m, locale, paths, support }: Props) {
   const session = useServiceSession('tickets');
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -54,9 +56,9 @@ export function NewTicket({ messages: m, locale, paths }: Props) {
     return () => { live = false; };
   }, [ready, attempt]);
 
-  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} />;
+  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} support={support} />;
   if (options.kind === 'loading') return <Loading m={m} />;
-  if (options.kind === 'failed') return <ServiceError m={m} detail={options.detail} retry={() => setAttempt((n) => n + 1)} />;
+  if (options.kind === 'failed') return <ServiceError m={m} support={support} detail={options.detail} retry={() => setAttempt((n) => n + 1)} />;
   const o = options.options;
   const machines = values.locationId ? o.machines.filter((x) => x.locationId === values.locationId) : o.machines;
   // Once the ticket exists (uploads running or failed), the form cannot create it a second time.
@@ -135,7 +137,7 @@ export function NewTicket({ messages: m, locale, paths }: Props) {
       </div>
       {phase.kind === 'failed' && (
         <>
-          <ServiceError m={m} detail={phase.detail} />
+          <ServiceError m={m} support={support} detail={phase.detail} />
           {phase.id && <p><a href={ticketPath(paths, phase.id)}>{tr(m, 'tickets.form.toTicket', { id: phase.id })}</a></p>}
         </>
       )}

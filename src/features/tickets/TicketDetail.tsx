@@ -3,7 +3,7 @@ import { formatFileSize } from '../../i18n/format.ts';
 import { CLOSING_REASONS, type ClosingReason, type Ticket } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
 import type { ServicePaths } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { STATUS_KEYS, TYPE_KEYS } from './TicketList.tsx';
 import { COMMENT_REQUIRED, TEXT_MAX, validateComment } from './validation.ts';
@@ -26,6 +26,8 @@ interface Props {
   messages: Messages;
   locale: string;
   paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
   /** Empty when the address names no possible ticket (the page answered 404). */
   ticketId: string;
 }
@@ -33,7 +35,7 @@ interface Props {
 type Data = { kind: 'loading' } | { kind: 'ready'; ticket: Ticket } | { kind: 'missing' } | { kind: 'failed'; detail: string };
 
 /** /{locale}/mykomax/tickets/{id}: the ticket, its conversation and attachments; comment, attach, close. */
-export function TicketDetail({ messages: m, locale, paths, ticketId }: Props) {
+export function TicketDetail({ messages: m, locale, paths, support, ticketId }: Props) {
   const session = useServiceSession('tickets');
   const [data, setData] = useState<Data>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
@@ -51,9 +53,9 @@ export function TicketDetail({ messages: m, locale, paths, ticketId }: Props) {
     return () => { live = false; };
   }, [ready, ticketId, attempt]);
 
-  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} />;
+  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} support={support} />;
   if (data.kind === 'loading') return <Loading m={m} />;
-  if (data.kind === 'failed') return <ServiceError m={m} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />;
+  if (data.kind === 'failed') return <ServiceError m={m} support={support} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />;
   if (data.kind === 'missing') {
     return <div className="services__empty"><p>{tr(m, 'tickets.detail.notFound', { id: ticketId })}</p><a href={paths.ticketList}>{m['tickets.backToList']}</a></div>;
   }
@@ -102,7 +104,7 @@ export function TicketDetail({ messages: m, locale, paths, ticketId }: Props) {
             ))}
           </ol>
         )}
-        {!closed && <CommentForm ticketId={t.id} m={m} onAdded={(ticket) => replace(ticket, m['tickets.detail.commentAdded']!)} />}
+        {!closed && <CommentForm ticketId={t.id} m={m} support={support} onAdded={(ticket) => replace(ticket, m['tickets.detail.commentAdded']!)} />}
       </section>
       <section className="ticket__section" aria-labelledby="ticket-attachments">
         <h3 id="ticket-attachments">{m['tickets.detail.attachments']}</h3>
@@ -116,9 +118,9 @@ export function TicketDetail({ messages: m, locale, paths, ticketId }: Props) {
             ))}
           </ul>
         )}
-        {!closed && <AttachmentForm ticketId={t.id} m={m} locale={locale} onUploaded={() => reload(m['tickets.detail.uploaded']!)} />}
+        {!closed && <AttachmentForm ticketId={t.id} m={m} support={support} locale={locale} onUploaded={() => reload(m['tickets.detail.uploaded']!)} />}
       </section>
-      {!closed && <CloseForm ticketId={t.id} m={m} onClosed={(ticket) => replace(ticket, m['tickets.detail.closedDone']!)} />}
+      {!closed && <CloseForm ticketId={t.id} m={m} support={support} onClosed={(ticket) => replace(ticket, m['tickets.detail.closedDone']!)} />}
       <p><a href={paths.ticketList}>{m['tickets.backToList']}</a></p>
     </div>
   );
@@ -142,7 +144,7 @@ function ClosedNotice({ t, m, locale }: { t: Ticket; m: Messages; locale: string
   );
 }
 
-function CommentForm({ ticketId, m, onAdded }: { ticketId: string; m: Messages; onAdded: (t: Ticket) => void }) {
+function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: Messages; support: SupportContactInfo | null; onAdded: (t: Ticket) => void }) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
   const [body, setBody] = useState('');
@@ -169,7 +171,7 @@ function CommentForm({ ticketId, m, onAdded }: { ticketId: string; m: Messages; 
   return (
     <form className="services__form ticket__comment" noValidate onSubmit={onSubmit}>
       <h4>{m['tickets.detail.addComment']}</h4>
-      {failure && <ServiceError m={m} detail={failure} headingLevel={3} />}
+      {failure && <ServiceError m={m} support={support} detail={failure} headingLevel={3} />}
       <div className="field">
         <label htmlFor={`${id}-comment`}>{m['tickets.detail.comment']}</label>
         <textarea ref={ref} id={`${id}-comment`} name="comment" rows={4} maxLength={TEXT_MAX} value={body} required disabled={sending}
@@ -182,7 +184,7 @@ function CommentForm({ ticketId, m, onAdded }: { ticketId: string; m: Messages; 
   );
 }
 
-function AttachmentForm({ ticketId, m, locale, onUploaded }: { ticketId: string; m: Messages; locale: string; onUploaded: () => Promise<void> }) {
+function AttachmentForm({ ticketId, m, support, locale, onUploaded }: { ticketId: string; m: Messages; support: SupportContactInfo | null; locale: string; onUploaded: () => Promise<void> }) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -201,14 +203,14 @@ function AttachmentForm({ ticketId, m, locale, onUploaded }: { ticketId: string;
   };
   return (
     <div className="ticket__upload">
-      {failure !== null && <ServiceError m={m} detail={failure} headingLevel={3} />}
+      {failure !== null && <ServiceError m={m} support={support} detail={failure} headingLevel={3} />}
       <FilePicker files={files} onChange={setFiles} m={m} locale={locale} disabled={busy} />
       <button type="button" className="btn btn--secondary" disabled={busy || !waiting} onClick={onUpload}>{m['tickets.detail.upload']}</button>
     </div>
   );
 }
 
-function CloseForm({ ticketId, m, onClosed }: { ticketId: string; m: Messages; onClosed: (t: Ticket) => void }) {
+function CloseForm({ ticketId, m, support, onClosed }: { ticketId: string; m: Messages; support: SupportContactInfo | null; onClosed: (t: Ticket) => void }) {
   const id = useId();
   const [reason, setReason] = useState<ClosingReason | ''>('');
   const [comment, setComment] = useState('');
@@ -236,7 +238,7 @@ function CloseForm({ ticketId, m, onClosed }: { ticketId: string; m: Messages; o
   return (
     <section className="ticket__section ticket__close" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{m['tickets.detail.close']}</h3>
-      {failure !== null && <ServiceError m={m} detail={failure} headingLevel={3} />}
+      {failure !== null && <ServiceError m={m} support={support} detail={failure} headingLevel={3} />}
       <form className="services__form" noValidate onSubmit={onSubmit}>
         <fieldset className="field" aria-describedby={error ? `${id}-reason-error` : undefined}>
           <legend>{m['tickets.detail.closeReason']}</legend>

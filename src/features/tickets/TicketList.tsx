@@ -3,7 +3,7 @@ import type { Page, TicketSortField, TicketSummary } from '../../lib/ticketing/t
 import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
 import type { ServicePaths } from './paths.ts';
 import { ticketPath } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, parseListState, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
 
@@ -23,6 +23,8 @@ interface Props {
   /** Intl locale of the page (de-CH for German). */
   locale: string;
   paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
 }
 
 type Data = { kind: 'loading' } | { kind: 'ready'; page: Page<TicketSummary> } | { kind: 'failed'; detail: string };
@@ -33,7 +35,7 @@ const COLUMNS: { key: string; sort?: TicketSortField }[] = [
 ];
 
 /** /{locale}/mykomax/tickets/list: the organisation's tickets with status filter, search, sort and cursor paging (state in the address). */
-export function TicketList({ messages: m, locale, paths }: Props) {
+export function TicketList({ messages: m, locale, paths, support }: Props) {
   const session = useServiceSession('tickets');
   const id = useId();
   const [state, setState] = useState<ListState>(DEFAULT_LIST_STATE);
@@ -65,7 +67,7 @@ export function TicketList({ messages: m, locale, paths }: Props) {
     setState(next);
   }, []);
 
-  const gate = <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} />;
+  const gate = <Gate state={session} m={m} service={m['tickets.service']!} dashboard={paths.dashboard} support={support} />;
   if (session.kind !== 'ready') return gate;
 
   const onFilter = (e: SubmitEvent<HTMLFormElement>) => {
@@ -100,7 +102,7 @@ export function TicketList({ messages: m, locale, paths }: Props) {
         {data.kind === 'ready' ? tr(m, 'tickets.list.count', { count: data.page.totalCount }) : data.kind === 'loading' ? m['tickets.list.loading'] : ''}
       </p>
 
-      {data.kind === 'failed' && <ServiceError m={m} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />}
+      {data.kind === 'failed' && <ServiceError m={m} support={support} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />}
       {data.kind === 'loading' && <Loading m={m} label={m['tickets.list.loading']} />}
       {data.kind === 'ready' && data.page.items.length === 0 && (
         <div className="services__empty">

@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 import { ensureSession, type AuthenticatedUser } from '../../lib/identity/session.ts';
 import { fill } from '../../i18n/island.ts';
 import { hasServiceAccess, type CustomerService } from './access.ts';
-import { SUPPORT_CONTACT } from './support.ts';
+
+/** Komax service's contact (the content hub's customer-area settings); islands get it as the `support` prop. */
+export interface SupportContactInfo {
+  email: string;
+  /** Digits, spaces and +, as written for people; the `tel:` link drops the spaces. */
+  phone: string;
+}
 
 /** UI strings islands of the customer services get as a prop (keys of locales/en.json). */
 export type Messages = Readonly<Record<string, string>>;
@@ -10,7 +16,7 @@ export type Messages = Readonly<Record<string, string>>;
 /** The keys the shared pieces below show; every island spreads them into its MESSAGE_KEYS. */
 export const SHARED_KEYS = [
   'serviceError.title', 'serviceError.text', 'serviceError.contact', 'serviceError.details', 'serviceError.retry',
-  'serviceError.noAccessTitle', 'serviceError.noAccessText', 'serviceError.noAccessHow', 'serviceError.toDashboard', 'serviceError.loading',
+  'serviceError.noAccessTitle', 'serviceError.noAccessText', 'serviceError.noAccessHow', 'serviceError.noAccessAsk', 'serviceError.toDashboard', 'serviceError.loading',
   'serviceError.signInFailed',
 ] as const;
 
@@ -44,15 +50,15 @@ export function Loading({ m, label }: { m: Messages; label?: string }) {
 
 /**
  * The spec's failure text for ticket, comment, close and upload failures (§8), with the support
- * contact and the technical detail folded away.
+ * contact (none when the content hub could not give one) and the technical detail folded away.
  */
-export function ServiceError({ m, detail, retry, headingLevel = 2 }: { m: Messages; detail?: string; retry?: () => void; headingLevel?: 2 | 3 }) {
+export function ServiceError({ m, support, detail, retry, headingLevel = 2 }: { m: Messages; support: SupportContactInfo | null; detail?: string; retry?: () => void; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="services__error" role="alert">
       <Heading className="services__error-title">{m['serviceError.title']}</Heading>
       <p>{m['serviceError.text']}</p>
-      <SupportContact m={m} />
+      {support && <SupportContact m={m} support={support} />}
       {detail && (
         <details>
           <summary>{m['serviceError.details']}</summary>
@@ -64,22 +70,22 @@ export function ServiceError({ m, detail, retry, headingLevel = 2 }: { m: Messag
   );
 }
 
-export function SupportContact({ m }: { m: Messages }) {
+export function SupportContact({ m, support }: { m: Messages; support: SupportContactInfo }) {
   const [before = '', middle = '', after = ''] = m['serviceError.contact']!.split(/\{\{(?:email|phone)\}\}/);
   return (
     <p className="services__contact">
-      {before}<a href={`mailto:${SUPPORT_CONTACT.email}`}>{SUPPORT_CONTACT.email}</a>{middle}<a href={`tel:${SUPPORT_CONTACT.phone.replace(/\s/g, '')}`}>{SUPPORT_CONTACT.phone}</a>{after}
+      {before}<a href={`mailto:${support.email}`}>{support.email}</a>{middle}<a href={`tel:${support.phone.replace(/\s/g, '')}`}>{support.phone}</a>{after}
     </p>
   );
 }
 
 /** A signed-in user without the service's role: why, and how to get access (instead of a broken page). */
-export function NoAccess({ m, service, dashboard }: { m: Messages; service: string; dashboard: string }) {
+export function NoAccess({ m, service, dashboard, support }: { m: Messages; service: string; dashboard: string; support: SupportContactInfo | null }) {
   return (
     <div className="services__no-access">
       <h2>{tr(m, 'serviceError.noAccessTitle', { service })}</h2>
       <p>{tr(m, 'serviceError.noAccessText', { service })}</p>
-      <p>{tr(m, 'serviceError.noAccessHow', { email: SUPPORT_CONTACT.email })}</p>
+      <p>{support ? tr(m, 'serviceError.noAccessHow', { email: support.email }) : m['serviceError.noAccessAsk']}</p>
       <a className="btn" href={dashboard}>{m['serviceError.toDashboard']}</a>
     </div>
   );
@@ -89,9 +95,9 @@ export function NoAccess({ m, service, dashboard }: { m: Messages; service: stri
  * What every service island shows before its own content: loading, no access, or the sign-in
  * failure; `null` when the session is ready and the user may use the service.
  */
-export function Gate({ state, m, service, dashboard }: { state: SessionState; m: Messages; service: string; dashboard: string }) {
+export function Gate({ state, m, service, dashboard, support }: { state: SessionState; m: Messages; service: string; dashboard: string; support: SupportContactInfo | null }) {
   if (state.kind === 'loading') return <Loading m={m} />;
-  if (state.kind === 'denied') return <NoAccess m={m} service={service} dashboard={dashboard} />;
+  if (state.kind === 'denied') return <NoAccess m={m} service={service} dashboard={dashboard} support={support} />;
   if (state.kind === 'failed') {
     return (
       <div className="services__error" role="alert">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import type { SoftwareVersion, WireFlow as WireFlowData } from '../../lib/ticketing/types.ts';
 import type { ServicePaths } from '../tickets/paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages } from '../tickets/shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from '../tickets/shared.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { formatDate } from '../tickets/view.ts';
 
@@ -17,12 +17,14 @@ interface Props {
   messages: Messages;
   locale: string;
   paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
 }
 
 type Data = { kind: 'loading' } | { kind: 'ready'; wireFlow: WireFlowData } | { kind: 'failed'; detail: string };
 
 /** /{locale}/mykomax/wire-flow: packages to download for on-premises users, the cloud entry point for cloud users. */
-export function WireFlow({ messages: m, locale, paths }: Props) {
+export function WireFlow({ messages: m, locale, paths, support }: Props) {
   const session = useServiceSession('wireFlow');
   const [data, setData] = useState<Data>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
@@ -34,9 +36,9 @@ export function WireFlow({ messages: m, locale, paths }: Props) {
     return () => { live = false; };
   }, [ready, attempt]);
 
-  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['wireFlow.service']!} dashboard={paths.dashboard} />;
+  if (session.kind !== 'ready') return <Gate state={session} m={m} service={m['wireFlow.service']!} dashboard={paths.dashboard} support={support} />;
   if (data.kind === 'loading') return <Loading m={m} />;
-  if (data.kind === 'failed') return <ServiceError m={m} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />;
+  if (data.kind === 'failed') return <ServiceError m={m} support={support} detail={data.detail} retry={() => setAttempt((n) => n + 1)} />;
   const w = data.wireFlow;
   if (w.userType === 'cloud') {
     return (

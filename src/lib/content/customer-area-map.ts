@@ -1,4 +1,5 @@
-import type { RawCustomerAreaSettings } from './customer-area-schema.ts';
+import * as v from 'valibot';
+import { SupportEmailSchema, SupportPhoneSchema, type RawCustomerAreaSettings } from './customer-area-schema.ts';
 
 /** The customer area's settings from the content hub (service addresses, coming-soon services). */
 export interface CustomerAreaContent {
@@ -11,6 +12,10 @@ export interface CustomerAreaContent {
   requestAccessPath: string | null;
   /** Service ids (as the dashboard names them) announced but not open yet. */
   comingSoon: string[];
+  /** Komax service's e-mail address (spec §8 "with a support contact"); null when missing or not an e-mail address. */
+  supportEmail: string | null;
+  /** Komax service's phone number (digits, spaces, +); null when missing or malformed. */
+  supportPhone: string | null;
 }
 
 /** An absolute http(s) URL, else null (an editor's typo must not become a `javascript:` or relative link). */
@@ -21,6 +26,15 @@ function webUrl(value: string | null | undefined, field: string, warn: (m: strin
     if (url.protocol === 'https:' || url.protocol === 'http:') return url.toString();
   } catch { /* reported below */ }
   warn(`customerAreaSettings.${field} is not an http(s) URL and is ignored: ${value.slice(0, 50)}`);
+  return null;
+}
+
+/** A value in the schema's format (trimmed), else null; a malformed one is reported. */
+function formatted(schema: typeof SupportEmailSchema | typeof SupportPhoneSchema, value: string | null | undefined, field: string, warn: (m: string) => void): string | null {
+  if (!value?.trim() || value === 'null') return null;
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  warn(`customerAreaSettings.${field} is malformed and is ignored: ${value.slice(0, 50)}`);
   return null;
 }
 
@@ -37,5 +51,7 @@ export function mapCustomerArea(raw: RawCustomerAreaSettings, warn: (m: string) 
     campusUrl: webUrl(raw.campusUrl, 'campusUrl', warn),
     requestAccessPath: pathOk ? path : null,
     comingSoon: [...new Set(raw.comingSoon.map((s) => s.trim()).filter(Boolean))],
+    supportEmail: formatted(SupportEmailSchema, raw.supportEmail, 'supportEmail', warn),
+    supportPhone: formatted(SupportPhoneSchema, raw.supportPhone, 'supportPhone', warn),
   };
 }

@@ -3,7 +3,7 @@
 export const CUSTOMER_AREA_SETTINGS = /* GraphQL */ `
   query CustomerAreaSettings {
     customerAreaSettings {
-      directServiceUrl wireFlowCloudUrl masterDataWmUrl masterDataMdsUrl campusUrl requestAccessPath comingSoon
+      directServiceUrl wireFlowCloudUrl masterDataWmUrl masterDataMdsUrl campusUrl requestAccessPath comingSoon supportEmail supportPhone
     }
   }
 `;

@@ -10,7 +10,17 @@ export const RawCustomerAreaSettingsSchema = v.object({
     campusUrl: v.nullish(v.string()),
     requestAccessPath: v.nullish(v.string()),
     comingSoon: v.array(v.string()),
+    supportEmail: v.nullish(v.string()),
+    supportPhone: v.nullish(v.string()),
   }),
 });
 
 export type RawCustomerAreaSettings = v.InferOutput<typeof RawCustomerAreaSettingsSchema>['customerAreaSettings'];
+
+/**
+ * The support contact's formats (checked in customer-area-map.ts, so an editor's typo drops the
+ * contact, not the whole record): an e-mail address, and a phone number of digits, spaces and a
+ * leading + (it becomes a `tel:` link).
+ */
+export const SupportEmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
+export const SupportPhoneSchema = v.pipe(v.string(), v.trim(), v.maxLength(40), v.regex(/^\+?[0-9][0-9 ]*[0-9]$/));
