@@ -1,17 +1,19 @@
+import { roleStatuses, type ServiceId } from '../dashboard/tiles.ts';
+
 /**
- * Which role opens which customer service (spec customer-area §6). A tiny pure check until the
- * dashboard's tile rules (src/features/dashboard/tiles.ts, branch id/dashboard) are on main; then
- * these pages should ask those rules instead, so one table decides both the tile and the page.
+ * Which customer service a page belongs to, and its dashboard tile: one table (the dashboard's
+ * tile rules, `src/features/dashboard/tiles.ts`, over spec customer-area §6's role strings) decides
+ * both the tile and the page, so a page opens exactly when its tile is active.
  */
-export const SERVICE_ROLES = {
-  tickets: 'kmx_int_serviceticketing_active',
-  inventory: 'kmx_int_assetdb_active',
-  wireFlow: 'kmx_int_artemis_active',
-} as const;
+export const SERVICE_TILES = {
+  tickets: 'serviceTicketing',
+  inventory: 'inventory',
+  wireFlow: 'wireFlow',
+} as const satisfies Record<string, ServiceId>;
 
-export type CustomerService = keyof typeof SERVICE_ROLES;
+export type CustomerService = keyof typeof SERVICE_TILES;
 
-/** Whether the user's roles open the service (exact role string). */
+/** Whether the user's roles open the service: its dashboard tile's status is 'active'. */
 export function hasServiceAccess(roles: readonly string[], service: CustomerService): boolean {
-  return roles.includes(SERVICE_ROLES[service]);
+  return roleStatuses(roles)[SERVICE_TILES[service]] === 'active';
 }
