@@ -10,7 +10,7 @@ import { fixedT, uiLanguage } from './i18n/index.ts';
 import { contentContextFor, type PageContext } from './features/platform/context.ts';
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
-import { customerAreaCanonicalPath, isSignInPath } from './features/sign-in/area.ts';
+import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { withIdentityProvider } from './features/sign-in/csp.ts';
 
 const log = getLogger('render');
@@ -109,10 +109,12 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
   const req = resolution.ctx;
+  // The customer area and the callback on a site other than the main site: that site's 404, never stored.
+  const misplaced = resolution.kind === 'page' && isMisplacedSignInPage(req.site, req.page.pagePath);
   const ui = uiLanguage(req.locale.language);
   locals.page = {
     request: req,
-    notFound: resolution.kind === 'not-found',
+    notFound: resolution.kind === 'not-found' || misplaced,
     uiLanguage: ui,
     t: fixedT(ui),
     data,
@@ -123,5 +125,11 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     system,
     search: locals.api.search,
   } satisfies PageContext;
+  if (misplaced) {
+    const res = await next(SITE_NOT_FOUND_PATH);
+    const headers = new Headers(res.headers);
+    headers.set('Cache-Control', 'no-store');
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
   return next();
 }

@@ -155,6 +155,32 @@ test.describe('server-side enforcement', () => {
     expect(String(home.headers['content-security-policy'])).not.toContain(IDENTITY_ORIGIN);
   });
 
+  test('the customer area and the callback live on the main site only: elsewhere the site\'s 404 page, never stored', async ({ page }) => {
+    const title = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1];
+    const sites = [
+      { host: 'events.localhost', prefix: '/en' },
+      { host: 'localhost', prefix: '/en/brand-portal' },
+    ];
+    for (const { host, prefix } of sites) {
+      const notFound = await raw(`${prefix}/no-such-page`, { host });
+      expect(notFound.status).toBe(404);
+      for (const path of ['/mykomax', '/mykomax/tickets/list', '/mykomax/account', '/callback']) {
+        const res = await raw(`${prefix}${path}`, { host });
+        const where = `${host}${prefix}${path}`;
+        expect(res.status, where).toBe(404);
+        expect(res.headers['cache-control'], where).toBe('no-store');
+        expect(title(res.text), where).toBe(title(notFound.text));
+        expect(res.text, where).not.toContain('data-customer-area-content');
+      }
+    }
+    // In the browser: the events site's 404 page, naming the address asked for.
+    await page.goto(`http://events.localhost:${new URL(ORIGIN).port}/en/mykomax/tickets/list`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This page could not be found' })).toBeVisible();
+    await expect(page.getByText('Page not found: /en/mykomax/tickets/list')).toBeVisible();
+    // The main site keeps its customer area.
+    expect((await raw('/en/mykomax')).status).toBe(200);
+  });
+
   test('/en/MyKomax redirects to /en/mykomax', async () => {
     const res = await raw('/en/MyKomax/Account?x=1');
     expect(res.status).toBe(301);

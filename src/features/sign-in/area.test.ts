@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerAreaCanonicalPath, isCustomerAreaPagePath, isCustomerAreaPath, isSignInPath } from './area.ts';
+import { customerAreaCanonicalPath, isCustomerAreaPagePath, isCustomerAreaPath, isMisplacedSignInPage, isSignInPath } from './area.ts';
 
 describe('customer-area paths', () => {
   it('are /{locale}/mykomax and below, in any case', () => {
@@ -28,5 +28,17 @@ describe('customer-area paths', () => {
     expect(isSignInPath('/de/callback')).toBe(true);
     expect(isSignInPath('/en/about-us')).toBe(false);
     expect(isSignInPath('/blank-callback')).toBe(false);
+  });
+
+  it('live on the main site only: the customer area and the callback of any other site are misplaced (its 404)', () => {
+    const main = { isMain: true };
+    const other = { isMain: false };
+    for (const p of ['/mykomax', '/mykomax/tickets/list', '/MyKomax/account', '/callback']) {
+      expect(isMisplacedSignInPage(main, p), `main ${p}`).toBe(false);
+      expect(isMisplacedSignInPage(other, p), `other ${p}`).toBe(true);
+    }
+    for (const p of ['', '/about-us', '/about-us/mykomax', '/mykomaxx', '/callbacks', '/news/callback']) {
+      expect(isMisplacedSignInPage(other, p), `other ${p}`).toBe(false);
+    }
   });
 });
