@@ -35,19 +35,24 @@ function fakeSource(name: string) {
 }
 
 describe('collect: the customer area', () => {
-  it('is never prerendered, in any letter case, whatever a source offers', async () => {
+  it('is never prerendered, in any letter case, on any site, whatever a source offers', async () => {
     const source: RouteSource = {
       name: 'greedy',
-      appliesTo: (site) => site.isMain,
+      appliesTo: () => true,
       async routes(ctx) {
-        return Promise.all(['/mykomax', '/MyKomax/account', '/mykomax-news', '/about/mykomax'].map(async (pagePath) => {
+        return Promise.all(['/mykomax', '/MyKomax/account', '/callback', '/mykomax-news', '/about/mykomax'].map(async (pagePath) => {
           const { model, recordHashes } = await ctx.build(pagePath, (lc, req) => loadChrome(lc, req.site).then((c) => ({ kind: 'content-page', ...c }) as never));
           return { pagePath, model, recordHashes, languages: ['en'], updatedAt: '2026-01-01', keys: [] };
         }));
       },
     };
     const { routes } = await collect(services, { mode: 'local', port: 4321, sources: [source] });
-    expect(routes.filter((r) => r.path.startsWith('/en/')).map((r) => r.path).sort()).toEqual(['/en/about/mykomax', '/en/mykomax-news']);
+    expect(routes.filter((r) => r.siteId === 'site-main' && r.path.startsWith('/en/')).map((r) => r.path).sort()).toEqual(['/en/about/mykomax', '/en/mykomax-news']);
+    // Other sites (their own hosts, or a slug on the main host) keep the neighbours and lose the customer area too.
+    const others = routes.filter((r) => r.siteId !== 'site-main');
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.filter((r) => /^\/(mykomax|callback)(\/|$)/i.test(r.pagePath))).toEqual([]);
+    expect(others.some((r) => r.pagePath === '/mykomax-news')).toBe(true);
   });
 });
 

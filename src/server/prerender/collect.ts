@@ -8,7 +8,7 @@ import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
 import { idsOf, type IndexedRoute } from './targets.ts';
-import { isCustomerAreaPagePath } from '../../features/sign-in/area.ts';
+import { isSignInPagePath } from '../../features/sign-in/area.ts';
 import { getLogger } from '../../lib/log/index.ts';
 
 const log = getLogger('prerender');
@@ -130,9 +130,11 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
       const ctx = routeSourceContext({ system, site, locale, host, services, data, hash, onBuilt, ...(kept ? { kept } : {}) });
       for (const source of siteSources) {
         for (const r of keptSource(source) ?? await source.routes(ctx)) {
-          // The customer area is never prerendered (any case), whatever a source offers: it is
-          // rendered on demand, never stored, for each visitor (spec customer-area §2).
-          if (site.isMain && isCustomerAreaPagePath(r.pagePath)) {
+          // The customer area and the sign-in callback are never prerendered (any case, any site),
+          // whatever a source offers: on the main site they are rendered on demand for each visitor
+          // and never stored (spec customer-area §2); on other sites they are a 404, which a static
+          // file would hide from the middleware.
+          if (isSignInPagePath(r.pagePath)) {
             log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the customer area is never prerendered`);
             continue;
           }
