@@ -109,8 +109,10 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
   const req = resolution.ctx;
-  // The customer area and the callback on a site other than the main site: that site's 404, never stored.
-  const misplaced = resolution.kind === 'page' && isMisplacedSignInPage(req.site, req.page.pagePath);
+  // The customer area and the callback on a site other than the main site, or under a locale the
+  // site does not have (`/xx/mykomax`): that site's 404, never stored. Their own route files would
+  // otherwise render the area whatever the resolution said.
+  const misplaced = resolution.kind === 'page' ? isMisplacedSignInPage(req.site, req.page.pagePath) : isSignInPath(url.pathname);
   const ui = uiLanguage(req.locale.language);
   locals.page = {
     request: req,

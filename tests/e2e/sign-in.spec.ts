@@ -155,11 +155,13 @@ test.describe('server-side enforcement', () => {
     expect(String(home.headers['content-security-policy'])).not.toContain(IDENTITY_ORIGIN);
   });
 
-  test('the customer area and the callback live on the main site only: elsewhere the site\'s 404 page, never stored', async ({ page }) => {
+  test('the customer area and the callback live on the main site and its locales only: elsewhere the site\'s 404 page, never stored', async ({ page }) => {
     const title = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1];
     const sites = [
       { host: 'events.localhost', prefix: '/en' },
       { host: 'localhost', prefix: '/en/brand-portal' },
+      // A locale the main site does not have.
+      { host: 'localhost', prefix: '/xx' },
     ];
     for (const { host, prefix } of sites) {
       const notFound = await raw(`${prefix}/no-such-page`, { host });
