@@ -32,7 +32,7 @@ describe('island message keys', () => {
   it('are exported by every island that shows text', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
       'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx', 'MeasurementSwitch.tsx',
-      'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx',
+      'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx', 'UserAdminDetail.tsx', 'UserAdminList.tsx',
     ]);
   });
 
