@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { DeletedSchema, UserDetailSchema, type OrganisationView, type UserDetailView } from './client.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
 import type { Option } from './UserAdminList.tsx';
-import { accessRows, outcomeOf, technicalDetail, thrown, type AccessRow, type UserAdminMessages } from './view.ts';
+import { accessRows, countryNamer, outcomeOf, technicalDetail, thrown, type AccessRow, type UserAdminMessages } from './view.ts';
 
 export { MESSAGE_KEYS } from './view.ts';
 
@@ -49,7 +49,7 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
   const [pending, setPending] = useState<Pending>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const triggerRef = useRef<HTMLElement | null>(null);
-  const countryName = useMemo(() => new Map(countries.map((c) => [c.code, c.name])), [countries]);
+  const countryName = useMemo(() => countryNamer(countries, numberLocale), [countries, numberLocale]);
   const dates = useMemo(() => new Intl.DateTimeFormat(numberLocale, { dateStyle: 'medium' }), [numberLocale]);
   const date = (iso: string | null) => (iso && !Number.isNaN(Date.parse(iso)) ? dates.format(new Date(iso)) : '');
 
@@ -166,7 +166,7 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
           <div><dt>{m['userAdmin.col.email']}</dt><dd>{user.email}</dd></div>
           <div><dt>{m['userAdmin.profile.telephone']}</dt><dd>{user.telephone || '–'}</dd></div>
           <div><dt>{m['userAdmin.profile.company']}</dt><dd>{user.company || '–'}</dd></div>
-          <div><dt>{m['userAdmin.col.country']}</dt><dd>{countryName.get(user.country) ?? (user.country || '–')}</dd></div>
+          <div><dt>{m['userAdmin.col.country']}</dt><dd>{countryName(user.country) || '–'}</dd></div>
           <div><dt>{m['userAdmin.col.city']}</dt><dd>{user.city || '–'}</dd></div>
           <div><dt>{m['userAdmin.col.role']}</dt><dd>{m[`userAdmin.role.${user.role}`]}</dd></div>
         </dl>
@@ -180,7 +180,7 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
               <li key={o.orguid} className="user-admin__org">
                 <div>
                   <strong>{o.name}</strong>
-                  <span className="user-admin__meta">{[o.subregion, countryName.get(o.country) ?? o.country, o.city].filter(Boolean).join(' · ')} · {fill(m['userAdmin.org.members'], { count: o.members })}</span>
+                  <span className="user-admin__meta">{[o.subregion, countryName(o.country), o.city].filter(Boolean).join(' · ')} · {fill(m['userAdmin.org.members'], { count: o.members })}</span>
                 </div>
                 <button type="button" className="btn btn--secondary btn--small" aria-label={fill(m['userAdmin.action.named'], { action: m['userAdmin.org.remove'], application: o.name })}
                   onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'remove', org: o }); }}>{m['userAdmin.org.remove']}</button>

@@ -6,7 +6,7 @@ import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { OrganisationsSchema, UserDetailSchema, UserListSchema, type OrganisationView, type UserRowView } from './client.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
 import {
-  ariaSort, EMPTY_LIST_STATE, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, technicalDetail, thrown,
+  ariaSort, countryNamer, EMPTY_LIST_STATE, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, technicalDetail, thrown,
   type ListState, type UserAdminMessages,
 } from './view.ts';
 
@@ -23,6 +23,8 @@ interface Props {
   dashboardHref: string;
   listHref: string;
   countries: Option[];
+  /** Intl locale of the page (German as de-CH). */
+  numberLocale: string;
 }
 
 type Phase = { kind: 'loading' } | { kind: 'no-access'; detail?: string } | { kind: 'failed'; detail: string } | { kind: 'ready' };
@@ -40,7 +42,7 @@ const isSortKey = (k: string): k is SortKey => (SORT_KEYS as readonly string[]).
  * reaches with filters, search, sort and paging (kept in the URL), and the invite dialog. Nothing
  * personal is in the server's HTML: everything comes from /api/user-admin/* once signed in.
  */
-export function UserAdminList({ messages: m, dashboardHref, listHref, countries }: Props) {
+export function UserAdminList({ messages: m, dashboardHref, listHref, countries, numberLocale }: Props) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [organisations, setOrganisations] = useState<OrganisationView[]>([]);
   const [state, setState] = useState<ListState>(EMPTY_LIST_STATE);
@@ -49,7 +51,7 @@ export function UserAdminList({ messages: m, dashboardHref, listHref, countries 
   const [notice, setNotice] = useState<Notice>(null);
   const [inviting, setInviting] = useState(false);
   const resultRef = useRef<HTMLDivElement>(null);
-  const countryName = useMemo(() => new Map(countries.map((c) => [c.code, c.name])), [countries]);
+  const countryName = useMemo(() => countryNamer(countries, numberLocale), [countries, numberLocale]);
 
   const load = useCallback(async (next: ListState) => {
     setBusy(true);
@@ -142,7 +144,7 @@ export function UserAdminList({ messages: m, dashboardHref, listHref, countries 
                 <td data-label={m['userAdmin.col.role']}>{m[`userAdmin.role.${u.role}`]}</td>
                 <td data-label={m['userAdmin.col.status']}>{u.status ? <span className={`status-badge status-badge--${u.status}`}>{m[`userAdmin.status.${u.status}`]}</span> : m['userAdmin.status.none']}</td>
                 <td data-label={m['userAdmin.col.application']}>{u.application ? m[`userAdmin.app.${u.application}`] : m['userAdmin.list.none']}</td>
-                <td data-label={m['userAdmin.col.country']}>{countryName.get(u.country) ?? u.country}</td>
+                <td data-label={m['userAdmin.col.country']}>{countryName(u.country)}</td>
                 <td data-label={m['userAdmin.col.city']}>{u.city}</td>
               </tr>
             )) : (

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoIdentity, type DemoIdentity } from '../../../emulators/testing.ts';
 import { getUser } from '../../lib/identity/admin.ts';
-import { accessRows, ariaSort, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, EMPTY_LIST_STATE } from './view.ts';
+import { accessRows, ariaSort, countryNamer, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, EMPTY_LIST_STATE } from './view.ts';
 import * as v from 'valibot';
 
 /*
@@ -97,5 +97,14 @@ describe('outcomeOf', () => {
   it('a success in an unexpected shape is an error with the reason', async () => {
     const out = await outcomeOf(new Response('{"x":1}'), v.object({ id: v.string() }));
     expect(out.kind).toBe('error');
+  });
+});
+
+describe('countryNamer', () => {
+  it('prefers the site\'s names, then the browser\'s region names, then the code', () => {
+    const name = countryNamer([{ code: 'CH', name: 'Schweiz' }], 'de');
+    expect(name('CH')).toBe('Schweiz');
+    expect(name('MX')).toBe('Mexiko');
+    expect(name('')).toBe('');
   });
 });

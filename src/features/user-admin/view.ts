@@ -163,3 +163,27 @@ export function thrown(err: unknown): { kind: 'error'; status: 0; error: 'networ
 export function technicalDetail(o: { status: number; error: string; message: string }): string {
   return o.status ? `${o.status} ${o.error}: ${o.message}` : o.message;
 }
+
+/**
+ * The name of a country code in the page's language: the site's country list first, else the
+ * browser's region names, else the code.
+ */
+export function countryNamer(known: readonly { code: string; name: string }[], locale: string): (code: string) => string {
+  const map = new Map(known.map((c) => [c.code, c.name]));
+  let regions: Intl.DisplayNames | null = null;
+  try {
+    regions = new Intl.DisplayNames([locale, 'en'], { type: 'region' });
+  } catch {
+    regions = null;
+  }
+  return (code) => {
+    if (!code) return '';
+    const known = map.get(code);
+    if (known) return known;
+    try {
+      return regions?.of(code) ?? code;
+    } catch {
+      return code;
+    }
+  };
+}
