@@ -33,7 +33,7 @@ describe('island message keys', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
       'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx',
       'Inventory.tsx', 'MeasurementSwitch.tsx', 'NewTicket.tsx', 'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx', 'TicketDetail.tsx',
-      'TicketList.tsx', 'WireFlow.tsx',
+      'TicketList.tsx', 'UserAdminDetail.tsx', 'UserAdminList.tsx', 'WireFlow.tsx',
     ]);
   });
 

@@ -1,0 +1,166 @@
+import { expect, type Page } from '@playwright/test';
+import { expectNoAxeViolations, test } from './fixtures/index.ts';
+import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+
+/*
+ * Delegated user administration as Adam Admin (admin@, external admin of Harness Demo Inc. and
+ * Profile Harness Ltd) against the identity emulator. Each test changes its own seeded users (see
+ * emulators/data/README.md), which no other spec touches; Playwright gives each run fresh identity data.
+ */
+
+const id = (n: number) => `7f3c2a10-5b1e-4c6a-9d2e-1a00000000${String(n).padStart(2, '0')}`;
+const USERS = {
+  claire: id(1), adam: id(5), lucia: id(10), brian: id(11), emily: id(14), isabel: id(18), nathan: id(23), olivia: id(24),
+};
+
+async function openUser(page: Page, userId: string): Promise<void> {
+  await page.goto(`/en/mykomax/user-admin/${userId}`);
+  await expect(page.getByRole('heading', { name: 'Application access' })).toBeVisible();
+}
+
+const access = (page: Page, application: string) => page.locator(`[data-application="${application}"]`);
+
+test('the pages hold no personal data and are never stored', async ({ request }) => {
+  for (const path of ['/en/mykomax/user-admin', `/en/mykomax/user-admin/${USERS.lucia}`]) {
+    const res = await request.get(path);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['cache-control']).toContain('no-store');
+    const html = await res.text();
+    expect(html).not.toMatch(/@hdi\.example|Lucia|Ramirez/);
+  }
+  const api = await request.get('/api/user-admin/users');
+  expect(api.status()).toBe(401);
+});
+
+test('list: filters, search, sort and the invite dialog (new user, spec messages, existing e-mail)', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await page.goto('/en/mykomax/user-admin');
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table.getByRole('link', { name: 'Lucia Ramirez' })).toBeVisible();
+
+  // Declined at Harness Demo Inc.: Gabriela Santos and Karen Mitchell (no test changes them).
+  const filters = page.getByRole('search', { name: 'Filter users' });
+  await filters.getByLabel('Organisation').selectOption({ label: 'Harness Demo Inc.' });
+  await filters.getByLabel('Status').selectOption({ label: 'Declined' });
+  await expect(page.getByText('2 users')).toBeVisible();
+  await expect(table.getByRole('link')).toHaveText(['Gabriela Santos', 'Karen Mitchell']);
+  await expect(page).toHaveURL(/orguid=org-hdi&status=declined/);
+  await page.getByRole('button', { name: 'Reset filters' }).click();
+  await page.getByRole('button', { name: /^Email/ }).click();
+  await expect(page.getByRole('columnheader', { name: /^Email/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expectNoAxeViolations(page);
+
+  await page.getByRole('button', { name: 'Invite a user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite a user' });
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(dialog.getByText('Please provide a valid email address')).toBeVisible();
+  await expect(dialog.getByText('Please select an item').first()).toBeVisible();
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+
+  await dialog.getByLabel('Email').fill('lucia.ramirez@hdi.example');
+  await dialog.getByLabel('Organisation').selectOption({ label: 'Harness Demo Inc.' });
+  await dialog.getByRole('checkbox', { name: 'Inventory' }).check();
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(dialog.getByText('A user with this email address already exists.')).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Go to profile' })).toHaveAttribute('href', `/en/mykomax/user-admin/${USERS.lucia}`);
+
+  await dialog.getByLabel('Email').fill('e2e.invited@hdi.example');
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText('e2e.invited@hdi.example has been invited.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.reload();
+  await filters.getByLabel('Search by name or email').fill('e2e.invited');
+  await filters.getByRole('button', { name: 'Search', exact: true }).click();
+  const row = table.getByRole('row', { name: /e2e\.invited@hdi\.example/ });
+  await expect(row).toContainText('Invited');
+  await expect(row).toContainText('Inventory');
+  await expect(page).toHaveURL(/search=e2e\.invited/);
+});
+
+test('resend an invite and send a new one after expiry; both persist', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.brian);
+  const before = await access(page, 'serviceticketing').textContent();
+  await page.getByRole('button', { name: 'Resend invite: Service tickets' }).click();
+  const result = page.locator('.user-admin__live').first();
+  await expect(result).toContainText('Resend invite – Service tickets: done. Status now: Invited.');
+  await expect(result).toBeFocused();
+  await page.reload();
+  await expect(access(page, 'serviceticketing')).toContainText('Invited');
+  expect(await access(page, 'serviceticketing').textContent()).not.toBe(before);
+
+  await openUser(page, USERS.isabel);
+  await expect(access(page, 'serviceticketing')).toContainText('Invite expired');
+  await page.getByRole('button', { name: 'Send new invite: Service tickets' }).click();
+  await expect(page.getByText('Send new invite – Service tickets: done. Status now: Invited.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'serviceticketing')).toContainText('Invited');
+  await expect(access(page, 'serviceticketing')).not.toContainText('Invite expired');
+  await expect(page.getByRole('button', { name: 'Resend invite: Service tickets' })).toBeVisible();
+});
+
+test('accept a pending request and withdraw access; both persist', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.olivia);
+  await expect(access(page, 'assetdb')).toContainText('Access requested');
+  await page.getByRole('button', { name: 'Accept request: Inventory' }).click();
+  await expect(page.getByText('Accept request – Inventory: done. Status now: Active.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'assetdb')).toContainText('Active');
+
+  await openUser(page, USERS.emily);
+  await page.getByRole('button', { name: 'Withdraw access: Inventory' }).click();
+  await expect(page.getByText('Withdraw access – Inventory: done. Status now: Inactive.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'assetdb')).toContainText('Inactive');
+  await expect(page.getByRole('button', { name: 'Grant access: Inventory' })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('remove a membership (own organisation: warning) and delete a user; both persist', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.adam);
+  await page.getByRole('button', { name: 'Remove membership: Profile Harness Ltd' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove the membership?' });
+  await expect(confirm).toContainText('This is your own organisation: you may lose your administrator rights for its users.');
+  await confirm.getByRole('button', { name: 'Remove membership' }).click();
+  await expect(page.getByText('The membership of Profile Harness Ltd has been removed.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Application access' })).toBeVisible();
+  const orgs = page.getByRole('region', { name: 'Organisations' });
+  await expect(orgs.getByText('Harness Demo Inc.', { exact: true })).toBeVisible();
+  await expect(orgs.getByText('Profile Harness Ltd', { exact: true })).toHaveCount(0);
+
+  await openUser(page, USERS.nathan);
+  await page.getByRole('button', { name: 'Delete user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this user?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Delete user' }).click();
+  await expect(page.getByText('Nathan Reed has been deleted.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'This user does not exist' })).toBeVisible();
+});
+
+test('a user of another organisation shows the permission message; an unknown id the invalid-user state', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await page.goto(`/en/mykomax/user-admin/${USERS.claire}`);
+  await expect(page.getByRole('heading', { name: 'You do no longer have the necessary permissions to view this user.' })).toBeVisible();
+  await expect(page.getByText('Claire')).toHaveCount(0);
+  await page.goto('/en/mykomax/user-admin/no-such-user');
+  await expect(page.getByRole('heading', { name: 'This user does not exist' })).toBeVisible();
+});
+
+test('a customer without the admin role sees why and how to get access', async ({ page }) => {
+  await signIn(page, DEMO_USERS.customer);
+  await page.goto('/de/mykomax/user-admin');
+  await expect(page.getByRole('heading', { name: 'Sie sind kein Benutzeradministrator' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Zurück zu myKomax' }).last()).toBeVisible();
+});
+
+test('detail page passes axe', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.lucia);
+  await expectNoAxeViolations(page);
+});
