@@ -198,7 +198,7 @@ function Filters({ m, state, organisations, countries, onApply }: { m: UserAdmin
         <label className="field__label" htmlFor={`${id}-search`}>{m['userAdmin.list.search']}</label>
         <div className="user-admin__search-row">
           <input id={`${id}-search`} className="field__input" type="search" value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
-          <button type="submit" className="btn btn--secondary">{m['userAdmin.list.searchButton']}</button>
+          <button type="submit" className="btn btn--secondary" aria-label={m['userAdmin.list.searchUsers']}>{m['userAdmin.list.searchButton']}</button>
         </div>
       </div>
       {select('orguid', m['userAdmin.col.organisation'], organisations.map((o) => ({ code: o.orguid, name: o.name })))}

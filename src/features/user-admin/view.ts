@@ -15,7 +15,7 @@ export const MESSAGE_KEYS = [
   'userAdmin.loading', 'userAdmin.backToDashboard', 'userAdmin.backToList', 'userAdmin.error.details', 'userAdmin.technicalDetails',
   'userAdmin.error.loadTitle', 'userAdmin.error.noPermission', 'userAdmin.error.invalidUser', 'userAdmin.error.invalidUserText', 'userAdmin.retry',
   'userAdmin.noAccess.title', 'userAdmin.noAccess.text', 'userAdmin.noAccess.how',
-  'userAdmin.list.label', 'userAdmin.list.search', 'userAdmin.list.searchButton', 'userAdmin.list.filters', 'userAdmin.list.all', 'userAdmin.list.reset',
+  'userAdmin.list.label', 'userAdmin.list.search', 'userAdmin.list.searchButton', 'userAdmin.list.searchUsers', 'userAdmin.list.filters', 'userAdmin.list.all', 'userAdmin.list.reset',
   'userAdmin.list.count', 'userAdmin.list.empty', 'userAdmin.list.none',
   'userAdmin.col.name', 'userAdmin.col.email', 'userAdmin.col.organisation', 'userAdmin.col.role', 'userAdmin.col.status', 'userAdmin.col.application',
   'userAdmin.col.country', 'userAdmin.col.city', 'userAdmin.sort.by',
