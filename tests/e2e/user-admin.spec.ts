@@ -10,7 +10,8 @@ import { DEMO_USERS, signIn } from './fixtures/identity.ts';
 
 const id = (n: number) => `7f3c2a10-5b1e-4c6a-9d2e-1a00000000${String(n).padStart(2, '0')}`;
 const USERS = {
-  claire: id(1), adam: id(5), lucia: id(10), brian: id(11), emily: id(14), isabel: id(18), nathan: id(23), olivia: id(24),
+  claire: id(1), adam: id(5), lucia: id(10), brian: id(11), carmen: id(12), derek: id(13), emily: id(14), frank: id(15), henry: id(17),
+  isabel: id(18), jack: id(19), nathan: id(23), olivia: id(24), pablo: id(25),
 };
 
 async function openUser(page: Page, userId: string): Promise<void> {
@@ -72,7 +73,7 @@ test('list: filters, search, sort and the invite dialog (new user, spec messages
 
   await page.reload();
   await filters.getByLabel('Search by name or email').fill('e2e.invited');
-  await filters.getByRole('button', { name: 'Search', exact: true }).click();
+  await filters.getByRole('button', { name: 'Search users' }).click();
   const row = table.getByRole('row', { name: /e2e\.invited@hdi\.example/ });
   await expect(row).toContainText('Invited');
   await expect(row).toContainText('Inventory');
@@ -117,6 +118,83 @@ test('accept a pending request and withdraw access; both persist', async ({ page
   await expect(access(page, 'assetdb')).toContainText('Inactive');
   await expect(page.getByRole('button', { name: 'Grant access: Inventory' })).toBeVisible();
   await expectNoAxeViolations(page);
+});
+
+test('add an application and invite for one application; both persist', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.jack);
+  await expect(access(page, 'assetdb')).toContainText('No access');
+  await page.getByRole('button', { name: 'Add application: Inventory' }).click();
+  await expect(page.getByText('Add application – Inventory: done. Status now: Active.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'assetdb')).toContainText('Active');
+  await expect(page.getByRole('button', { name: 'Withdraw access: Inventory' })).toBeVisible();
+
+  await openUser(page, USERS.carmen);
+  await expect(access(page, 'assetdb')).toContainText('No access');
+  await page.getByRole('button', { name: 'Invite: Inventory' }).click();
+  await expect(page.getByText('Invite – Inventory: done. Status now: Invited.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'assetdb')).toContainText('Invited');
+  await expect(access(page, 'assetdb')).toContainText('Requested by: admin@demo.komax.test');
+  await expect(page.getByRole('button', { name: 'Resend invite: Inventory' })).toBeVisible();
+});
+
+test('grant inactive access and edit active access to inactive; both persist', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.frank);
+  await expect(access(page, 'serviceticketing')).toContainText('Inactive');
+  await page.getByRole('button', { name: 'Grant access: Service tickets' }).click();
+  await expect(page.getByText('Grant access – Service tickets: done. Status now: Active.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'serviceticketing')).toContainText('Active');
+  await expect(page.getByRole('button', { name: 'Grant access: Service tickets' })).toHaveCount(0);
+
+  await openUser(page, USERS.henry);
+  await expect(access(page, 'artemis')).toContainText('Active');
+  await page.getByRole('button', { name: 'Edit access: Wire-flow' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit access: Wire-flow' });
+  await expect(dialog.getByRole('radio', { name: 'Inactive' })).toBeChecked();
+  await dialog.getByRole('radio', { name: 'Inactive' }).check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Edit access – Wire-flow: done. Status now: Inactive.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.reload();
+  await expect(access(page, 'artemis')).toContainText('Inactive');
+  await expect(page.getByRole('button', { name: 'Grant access: Wire-flow' })).toBeVisible();
+});
+
+test('decline a pending request, then grant the declined access; both persist', async ({ page }) => {
+  // Derek ends active again, so Harness Demo Inc. keeps exactly two declined users for the list test.
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.derek);
+  await expect(access(page, 'direct')).toContainText('Access requested');
+  await page.getByRole('button', { name: 'Decline: Komax Direct' }).click();
+  await expect(page.getByText('Decline – Komax Direct: done. Status now: Declined.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'direct')).toContainText('Declined');
+  await expect(page.getByRole('button', { name: 'Accept request: Komax Direct' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Grant access: Komax Direct' }).click();
+  await expect(page.getByText('Grant access – Komax Direct: done. Status now: Active.')).toBeVisible();
+  await page.reload();
+  await expect(access(page, 'direct')).toContainText('Active');
+});
+
+test('a failed action shows its own failure title and the technical details; nothing changes', async ({ page }) => {
+  await signIn(page, DEMO_USERS.admin);
+  await openUser(page, USERS.pablo);
+  await expect(access(page, 'mfpmds')).toContainText('Invited');
+  await page.route(`**/api/user-admin/users/${USERS.pablo}/access/mfpmds`, (route) =>
+    route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', message: 'Identity management did not answer (503)' }) }),
+  { times: 1 });
+  await page.getByRole('button', { name: 'Decline: Master data services (MDS)' }).click();
+  const result = page.locator('.user-admin__live').first();
+  await expect(result).toContainText('The access could not be declined.');
+  await expect(result).toContainText('Technical details: 502 unavailable: Identity management did not answer (503)');
+  await expect(result).toBeFocused();
+  await page.reload();
+  await expect(access(page, 'mfpmds')).toContainText('Invited');
 });
 
 test('remove a membership (own organisation: warning) and delete a user; both persist', async ({ page }) => {
