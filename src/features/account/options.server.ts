@@ -1,5 +1,6 @@
 import { formatLocale } from '../../i18n/index.ts';
-import { localizedName, UI_LANGUAGES } from '../../site/locale.ts';
+import { UI_LANGUAGES } from '../../site/locale.ts';
+import { countryChoices } from '../../site/countries.ts';
 import type { RequestContext } from '../../site/request.ts';
 import type { Option } from './messages.ts';
 
@@ -10,10 +11,7 @@ import type { Option } from './messages.ts';
 export function accountOptions(req: RequestContext): { countries: Option[]; languages: Option[]; numberLocale: string } {
   const numberLocale = formatLocale(req.locale.language, req.locale.country);
   const collator = new Intl.Collator(numberLocale);
-  const countries = req.system.countries
-    .filter((c) => !c.hidden && c.countryCode !== 'ALL')
-    .map((c) => ({ code: c.countryCode, name: localizedName(c.localizations, req.locale, c.countryCode) }))
-    .sort((a, b) => collator.compare(a.name, b.name));
+  const countries = countryChoices(req.system.countries, req.locale, numberLocale);
   const names = new Intl.DisplayNames([req.locale.language, 'en'], { type: 'language' });
   const languages = UI_LANGUAGES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
   return { countries, languages, numberLocale };

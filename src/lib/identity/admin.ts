@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { describeFetchFailure, resolveTimeouts, timedFetch } from '../http/timeouts.ts';
 import { getLogger } from '../log/index.ts';
 import type { ManagementConfig } from './management.ts';
+import { idmCall } from './idm-http.ts';
 import {
   RawAdminErrorSchema, RawDeletedSchema, RawInvitationSchema, RawOrganisationsSchema, RawUserDetailSchema, RawUserListSchema,
 } from './admin-schema.ts';
@@ -54,45 +54,17 @@ const seg = encodeURIComponent;
 async function call<S extends v.GenericSchema>(
   config: ManagementConfig, operation: string, path: string, init: { method: string; accessToken: string; body?: unknown }, schema: S,
 ): Promise<v.InferOutput<S>> {
-  const timeouts = resolveTimeouts(config.timeouts);
-  let res: Response;
-  try {
-    res = await timedFetch(`${base(config)}${path}`, {
-      method: init.method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${init.accessToken}`,
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    }, timeouts);
-  } catch (err) {
-    const failure = describeFetchFailure(err, timeouts);
-    log.error(`${operation}: identity management unreachable: ${failure.message}`);
-    throw new UserAdminError(`Identity management unreachable: ${failure.message}`, { operation, cause: err });
-  }
-  let body: unknown = null;
-  let readError: unknown;
-  try {
-    const text = await res.text();
-    body = text ? JSON.parse(text) : null;
-  } catch (err) {
-    readError = err;
-  }
-  if (!res.ok) {
-    const parsed = v.safeParse(RawAdminErrorSchema, body);
-    const raw = parsed.success ? parsed.output : null;
-    const message = raw?.message || `Identity management answered ${res.status}`;
-    if (res.status >= 500) log.error(`${operation}: identity management answered ${res.status} ${message}`);
-    throw new UserAdminError(message, { operation, status: res.status, detail: raw?.detail ?? {} });
-  }
-  const parsed = v.safeParse(schema, body);
-  if (readError !== undefined || !parsed.success) {
-    const why = readError !== undefined ? 'not JSON' : `${parsed.issues?.[0]?.message ?? 'unexpected shape'}`;
-    log.error(`${operation}: unexpected answer from identity management (${why})`);
-    throw new UserAdminError(`Unexpected answer from identity management: ${why}`, { operation, status: 502, cause: readError });
-  }
-  return parsed.output;
+  return idmCall({ url: `${base(config)}${path}`, operation, timeouts: config.timeouts, log }, init, schema, {
+    unreachable: (message, cause) => new UserAdminError(`Identity management unreachable: ${message}`, { operation, cause }),
+    rejected: (status, body) => {
+      const parsed = v.safeParse(RawAdminErrorSchema, body);
+      const raw = parsed.success ? parsed.output : null;
+      const message = raw?.message || `Identity management answered ${status}`;
+      if (status >= 500) log.error(`${operation}: identity management answered ${status} ${message}`);
+      return new UserAdminError(message, { operation, status, detail: raw?.detail ?? {} });
+    },
+    invalid: (why, _status, cause) => new UserAdminError(`Unexpected answer from identity management: ${why}`, { operation, status: 502, cause }),
+  });
 }
 
 /** The organisations the administrator administers. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { describeFetchFailure, resolveTimeouts, timedFetch, type UpstreamTimeouts } from '../http/timeouts.ts';
+import type { UpstreamTimeouts } from '../http/timeouts.ts';
+import { idmCall } from './idm-http.ts';
 import { getLogger } from '../log/index.ts';
 import { RawErrorSchema, RawMfaResetSchema, RawUserSchema } from './management-schema.ts';
 import { mapUser, patchOf, policyFailuresOf, type PolicyFailure, type Profile, type ProfileChanges } from './management-map.ts';
@@ -78,47 +79,18 @@ async function call<S extends v.GenericSchema>(
   init: { method: string; accessToken: string; body?: unknown; headers?: Record<string, string> },
   schema: S,
 ): Promise<v.InferOutput<S>> {
-  const timeouts = resolveTimeouts(config.timeouts);
-  let res: Response;
-  try {
-    res = await timedFetch(url, {
-      method: init.method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${init.accessToken}`,
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...init.headers,
-      },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    }, timeouts);
-  } catch (err) {
-    const failure = describeFetchFailure(err, timeouts);
-    log.error(`${operation}: identity management unreachable: ${failure.message}`);
-    throw new IdentityManagementError(`Identity management unreachable: ${failure.message}`, { operation, kind: 'unavailable', cause: err });
-  }
-  let body: unknown = null;
-  let readError: unknown;
-  try {
-    const text = await res.text();
-    body = text ? JSON.parse(text) : null;
-  } catch (err) {
-    readError = err;
-  }
-  if (!res.ok) {
-    const parsed = v.safeParse(RawErrorSchema, body);
-    const raw = parsed.success ? parsed.output : null;
-    const { kind, failures } = failureOf(res.status, raw);
-    const message = `Identity management answered ${res.status}${raw?.message ? `: ${raw.message}` : ''}`;
-    if (kind === 'unavailable') log.error(`${operation}: ${message}`);
-    throw new IdentityManagementError(message, { operation, kind, status: res.status, failures });
-  }
-  const parsed = v.safeParse(schema, body);
-  if (readError !== undefined || !parsed.success) {
-    const why = readError !== undefined ? 'not JSON' : `${parsed.issues?.[0]?.message ?? 'unexpected shape'}`;
-    log.error(`${operation}: unexpected answer from identity management (${why})`);
-    throw new IdentityManagementError(`Unexpected answer from identity management: ${why}`, { operation, kind: 'invalid-answer', status: res.status, cause: readError });
-  }
-  return parsed.output;
+  return idmCall({ url, operation, timeouts: config.timeouts, log }, init, schema, {
+    unreachable: (message, cause) => new IdentityManagementError(`Identity management unreachable: ${message}`, { operation, kind: 'unavailable', cause }),
+    rejected: (status, body) => {
+      const parsed = v.safeParse(RawErrorSchema, body);
+      const raw = parsed.success ? parsed.output : null;
+      const { kind, failures } = failureOf(status, raw);
+      const message = `Identity management answered ${status}${raw?.message ? `: ${raw.message}` : ''}`;
+      if (kind === 'unavailable') log.error(`${operation}: ${message}`);
+      return new IdentityManagementError(message, { operation, kind, status, failures });
+    },
+    invalid: (why, status, cause) => new IdentityManagementError(`Unexpected answer from identity management: ${why}`, { operation, kind: 'invalid-answer', status, cause }),
+  });
 }
 
 /** The user's own profile. */
