@@ -1,6 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
+import { readJsonBody } from '../../lib/http/body.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type PolicyFailure, type Profile,
@@ -33,16 +34,11 @@ export interface FailuresResponse {
 
 /** Reads a JSON body: 415 without JSON, 413 when too large, 400 when malformed or refused by the schema. */
 async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
-  const raw = await request.text();
-  if (raw.length > MAX_BODY) return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
-  }
-  const parsed = v.safeParse(schema, body);
+  const body = await readJsonBody(request, MAX_BODY);
+  if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
+  if (body.kind === 'too-large') return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
+  if (body.kind === 'malformed') return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
+  const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const key = issue.path?.at(-1)?.key;

@@ -1,6 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
+import { readJsonBody } from '../../lib/http/body.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError,
@@ -41,16 +42,11 @@ function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { message: string;
 }
 
 async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415) };
-  const raw = await request.text();
-  if (raw.length > MAX_BODY) return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' }, 413) };
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return { ok: false, response: badRequest('The body is not valid JSON.') };
-  }
-  const parsed = v.safeParse(schema, body);
+  const body = await readJsonBody(request, MAX_BODY);
+  if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415) };
+  if (body.kind === 'too-large') return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' }, 413) };
+  if (body.kind === 'malformed') return { ok: false, response: badRequest('The body is not valid JSON.') };
+  const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const { message, field } = firstIssue(parsed.issues);
     return { ok: false, response: badRequest(message, field) };
