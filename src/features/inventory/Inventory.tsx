@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { CONTRACT_STATES, type ContractState, type Location, type Machine, type MachineQuery } from '../../lib/ticketing/types.ts';
-import { newTicketForMachine, ticketPath, type ServicePaths } from '../tickets/paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from '../tickets/shared.tsx';
+import { newTicketForMachine, ticketPath } from '../tickets/paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../tickets/shared.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { STATUS_KEYS } from '../tickets/TicketList.tsx';
 import { formatDate, statusKey } from '../tickets/view.ts';
@@ -16,12 +16,7 @@ export const MESSAGE_KEYS = [
   'inventory.softwareVersion', 'inventory.until', 'inventory.noOpenTickets', 'inventory.createTicket', 'inventory.caption',
 ] as const;
 
-interface Props {
-  messages: Messages;
-  locale: string;
-  paths: ServicePaths;
-  /** Komax service's contact from the content hub; null hides the contact line. */
-  support: SupportContactInfo | null;
+interface Props extends ServiceIslandProps {
   /** `cards` (the inventory) or `table` (the older list view, /inventory/old). */
   view: 'cards' | 'table';
 }

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
-import { ticketPath, type ServicePaths } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
+import { ticketPath } from './paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
 import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
@@ -16,13 +16,7 @@ export const MESSAGE_KEYS = [
   'tickets.form.toTicket', 'tickets.backToList',
 ] as const;
 
-interface Props {
-  messages: Messages;
-  locale: string;
-  paths: ServicePaths;
-  /** Komax service's contact from the content hub; null hides the contact line. */
-  support: SupportContactInfo | null;
-}
+type Props = ServiceIslandProps;
 
 type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions } | { kind: 'failed'; detail: string };
 type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | { kind: 'failed'; detail: string; id?: string };

@@ -2,8 +2,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import { CLOSING_REASONS, type ClosingReason, type Ticket } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
-import type { ServicePaths } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps, type SupportContactInfo } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { STATUS_KEYS, TYPE_KEYS } from './TicketList.tsx';
 import { COMMENT_REQUIRED, TEXT_MAX, validateComment } from './validation.ts';
@@ -22,12 +21,7 @@ export const MESSAGE_KEYS = [
   'tickets.detail.closed', 'tickets.detail.closedReason', 'tickets.detail.closedDone', 'tickets.detail.closedNoChanges', 'tickets.detail.sending',
 ] as const;
 
-interface Props {
-  messages: Messages;
-  locale: string;
-  paths: ServicePaths;
-  /** Komax service's contact from the content hub; null hides the contact line. */
-  support: SupportContactInfo | null;
+interface Props extends ServiceIslandProps {
   /** Empty when the address names no possible ticket (the page answered 404). */
   ticketId: string;
 }

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import type { Page, TicketSortField, TicketSummary } from '../../lib/ticketing/types.ts';
 import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
-import type { ServicePaths } from './paths.ts';
 import { ticketPath } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, parseListState, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
 
@@ -18,14 +17,7 @@ export const MESSAGE_KEYS = [
   'tickets.col.id', 'tickets.col.subject', 'tickets.col.type', 'tickets.col.machine', 'tickets.col.status', 'tickets.col.createdOn',
 ] as const;
 
-interface Props {
-  messages: Messages;
-  /** Intl locale of the page (de-CH for German). */
-  locale: string;
-  paths: ServicePaths;
-  /** Komax service's contact from the content hub; null hides the contact line. */
-  support: SupportContactInfo | null;
-}
+type Props = ServiceIslandProps;
 
 type Data = { kind: 'loading' } | { kind: 'ready'; page: Page<TicketSummary> } | { kind: 'failed'; detail: string };
 

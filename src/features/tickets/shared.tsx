@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ensureSession, type AuthenticatedUser } from '../../lib/identity/session.ts';
 import { fill } from '../../i18n/island.ts';
 import { hasServiceAccess, type CustomerService } from './access.ts';
+import type { ServicePaths } from './paths.ts';
 
 /** Komax service's contact (the content hub's customer-area settings); islands get it as the `support` prop. */
 export interface SupportContactInfo {
@@ -12,6 +13,16 @@ export interface SupportContactInfo {
 
 /** UI strings islands of the customer services get as a prop (keys of locales/en.json). */
 export type Messages = Readonly<Record<string, string>>;
+
+/** What every customer-service island (tickets, inventory, wire-flow) gets from its page. */
+export interface ServiceIslandProps {
+  messages: Messages;
+  /** Intl locale of the page (de-CH for German). */
+  locale: string;
+  paths: ServicePaths;
+  /** Komax service's contact from the content hub; null hides the contact line. */
+  support: SupportContactInfo | null;
+}
 
 /** The keys the shared pieces below show; every island spreads them into its MESSAGE_KEYS. */
 export const SHARED_KEYS = [

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import type { SoftwareVersion, WireFlow as WireFlowData } from '../../lib/ticketing/types.ts';
-import type { ServicePaths } from '../tickets/paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type SupportContactInfo } from '../tickets/shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps } from '../tickets/shared.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { formatDate } from '../tickets/view.ts';
 
@@ -13,13 +12,7 @@ export const MESSAGE_KEYS = [
   'wireFlow.linkExpiry', 'wireFlow.opensInNewTab',
 ] as const;
 
-interface Props {
-  messages: Messages;
-  locale: string;
-  paths: ServicePaths;
-  /** Komax service's contact from the content hub; null hides the contact line. */
-  support: SupportContactInfo | null;
-}
+type Props = ServiceIslandProps;
 
 type Data = { kind: 'loading' } | { kind: 'ready'; wireFlow: WireFlowData } | { kind: 'failed'; detail: string };
 
