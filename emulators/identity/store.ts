@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { INVITE_MS, derivedRoles, roleAsAccess } from './access.ts';
 import { PROFILE_FIELDS, type Profile } from './policy.ts';
+import { inTransaction } from '../shared/sqlite.ts';
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -166,15 +167,7 @@ export class UserStore {
 
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T {
-    this.db.exec('BEGIN');
-    try {
-      const out = fn();
-      this.db.exec('COMMIT');
-      return out;
-    } catch (err) {
-      this.db.exec('ROLLBACK');
-      throw err;
-    }
+    return inTransaction(this.db, fn);
   }
 
   private insertSeedUser(seedUser: Omit<SeedUserData, 'password'>, hash: string, now: number): void {

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import * as v from 'valibot';
+import { inTransaction } from '../shared/sqlite.ts';
 
 export const TICKET_STATUSES = ['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER', 'CLOSED'] as const;
 export const TICKET_TYPES = ['TECHNICAL_SUPPORT', 'REPAIR', 'SPARE_PARTS', 'MAINTENANCE', 'SOFTWARE', 'TRAINING'] as const;
@@ -199,15 +200,7 @@ export class TicketingStore {
   }
 
   transaction<T>(fn: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const out = fn();
-      this.db.exec('COMMIT');
-      return out;
-    } catch (err) {
-      this.db.exec('ROLLBACK');
-      throw err;
-    }
+    return inTransaction(this.db, fn, { immediate: true });
   }
 
   private all<T>(sql: string, ...params: SQLInputValue[]): T[] {
