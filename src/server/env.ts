@@ -7,6 +7,7 @@ import type { TicketingConfig } from '../lib/ticketing/types.ts';
 import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG_LEVELS, parseLogLevel } from '../lib/log/index.ts';
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
+import { isPasswordHash } from '../lib/crypto/password.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
@@ -55,6 +56,10 @@ export const ServerEnvSchema = v.object({
   TICKETING_ENDPOINT: v.optional(Url('TICKETING_ENDPOINT')),
   /** Seals the tickets proxy's short-lived download links; unset, a random secret per process (links then work only on the instance that made them). */
   TICKETING_LINK_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'TICKETING_LINK_SECRET must be at least 32 characters'))),
+  /** The editor-area password as a scrypt hash (`npm run hash-password`); unset, the editor area is closed. */
+  EDITOR_PASSWORD_HASH: v.optional(v.pipe(v.string(), v.check(isPasswordHash, 'EDITOR_PASSWORD_HASH must be a scrypt hash made by `npm run hash-password`'))),
+  /** Signs protected-page grants; unset, a random secret per process (grants then work only on the instance that made them). */
+  PAGE_GRANT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'PAGE_GRANT_SECRET must be at least 32 characters'))),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -93,6 +98,8 @@ export function ticketingEndpoint(env: Pick<ServerEnv, 'TICKETING_ENDPOINT' | 'C
 
 /** The download-link secret of this process when TICKETING_LINK_SECRET is unset (one per process, so links survive between requests). */
 const PROCESS_LINK_SECRET = randomBytes(32).toString('hex');
+/** The protected-page grant secret of this process when PAGE_GRANT_SECRET is unset. */
+const PROCESS_GRANT_SECRET = randomBytes(32).toString('hex');
 
 /** The ticketing service's config: endpoint (with its fallback), debug level (the server's LOG_LEVEL), link secret, timeouts. */
 export function ticketingConfig(env: ServerEnv): TicketingConfig {
@@ -124,6 +131,8 @@ export function servicesFromEnv(env: ServerEnv): Services {
     ticketing: ticketingConfig(env),
     timeouts: upstreamTimeouts(env),
     ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
+    ...(env.EDITOR_PASSWORD_HASH ? { editorPasswordHash: env.EDITOR_PASSWORD_HASH } : {}),
+    pageGrantSecret: env.PAGE_GRANT_SECRET ?? PROCESS_GRANT_SECRET,
     thirdParty: {
       consentScriptUrl: env.COOKIE_CONSENT_SCRIPT_URL,
       consentId: env.COOKIE_CONSENT_ID,

@@ -45,6 +45,10 @@ export interface Services {
   timeouts: Required<UpstreamTimeouts>;
   /** Requests carrying it may use the operators' `?cache=` parameters (spec §9). */
   revalidateSecret?: string;
+  /** The editor-area password's scrypt hash (EDITOR_PASSWORD_HASH); absent, the editor area is closed. */
+  editorPasswordHash?: string;
+  /** Signs protected-page grants (password and CIAM-role pages). */
+  pageGrantSecret: string;
   thirdParty: ThirdPartyScripts;
 }
 

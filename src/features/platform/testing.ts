@@ -16,6 +16,7 @@ export function testServices(endpoints: { contentEndpoint: string; catalogueEndp
     },
     ticketing: { endpoint: endpoints.catalogueEndpoint, debugLevel: 'none', linkSecret: 'test-link-secret-0123456789abcdef', timeouts },
     timeouts,
+    pageGrantSecret: 'test-grant-secret-0123456789abcdef',
     thirdParty: {},
   };
 }
