@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, isPasswordHash, parsePasswordHash, verifyPassword } from './password.ts';
+import { hashPassword, hashPasswordSync, isPasswordHash, parsePasswordHash, verifyPassword } from './password.ts';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 
@@ -10,6 +10,10 @@ describe('password hashes', () => {
     expect(await verifyPassword('Editor-Pass 1', stored)).toBe(true);
     expect(await verifyPassword('Editor-Pass 2', stored)).toBe(false);
     expect(await verifyPassword('', stored)).toBe(false);
+  });
+
+  it('hashes the same way without a callback', async () => {
+    expect(await verifyPassword('sync', hashPasswordSync('sync', FAST))).toBe(true);
   });
 
   it('salts every hash', async () => {

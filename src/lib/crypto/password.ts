@@ -4,7 +4,7 @@
  * parameters travel with the hash, so stronger ones can be introduced without breaking old hashes.
  * @example const stored = await hashPassword('s3cret'); await verifyPassword('s3cret', stored) // true
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
@@ -37,6 +37,13 @@ export const isPasswordHash = (stored: string): boolean => parsePasswordHash(sto
 export async function hashPassword(password: string, params: { N: number; r: number; p: number } = DEFAULT_SCRYPT): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(password, salt, KEY_BYTES, params);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+/** {@link hashPassword} without a callback, for start-up scripts and test configuration only (it blocks). */
+export function hashPasswordSync(password: string, params: { N: number; r: number; p: number } = DEFAULT_SCRYPT): string {
+  const salt = randomBytes(SALT_BYTES);
+  const key = scryptSync(password.normalize('NFC'), salt, KEY_BYTES, { ...params, maxmem: 256 * params.N * params.r });
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
