@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { hashPasswordSync } from './src/lib/crypto/password.ts';
 
 /** E2E runs against the real server and emulators on loopback, in the system Chromium (no browser download). */
 /** E2E_PORT lets several suites run side by side (each with its own DIST_DIR). */
@@ -20,6 +21,13 @@ if (!process.env.KMX_E2E_TICKETING_FRESH) {
   process.env.KMX_E2E_TICKETING_FRESH = '1';
   rmSync(E2E_TICKETING_DATA_DIR, { recursive: true, force: true });
 }
+
+/**
+ * The editor-area password of the e2e server. Its hash is made once per run (the runner's
+ * environment reaches its workers), so tests can derive the editor cookie from it.
+ */
+export const E2E_EDITOR_PASSWORD = 'e2e-editor-password';
+process.env.KMX_E2E_EDITOR_HASH ??= hashPasswordSync(E2E_EDITOR_PASSWORD, { N: 2 ** 14, r: 8, p: 1 });
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -53,6 +61,8 @@ export default defineConfig({
       TICKETING_PORT: String(E2E_TICKETING_PORT),
       TICKETING_DATA_DIR: E2E_TICKETING_DATA_DIR,
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
+      EDITOR_PASSWORD_HASH: process.env.KMX_E2E_EDITOR_HASH,
+      PAGE_GRANT_SECRET: 'e2e-page-grant-secret-0123456789abcdef',
       LOG_LEVEL: 'error',
       // Third-party scripts served by the content hub emulator, to prove when they load and when not.
       COOKIE_CONSENT_SCRIPT_URL: `http://127.0.0.1:${E2E_HUB_PORT}/assets/scripts/consent.js`,

@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators } from './local.ts';
+import { LOCAL_EDITOR_PASSWORD, LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators, useLocalEditorPassword } from './local.ts';
 import { EnvError, parseServerEnv } from '../src/server/env.ts';
 import { probeContentHub } from '../src/server/startup.ts';
 
@@ -15,6 +15,7 @@ async function main() {
   process.env.LOG_FORMAT ??= 'pretty';
   const emulators = await startLocalEmulators();
   process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
+  const localEditor = useLocalEditorPassword();
   const env = parseServerEnv(process.env);
   const hubDown = await probeContentHub(env);
   if (hubDown) console.warn(`The content hub at ${env.CONTENT_ENDPOINT} does not answer (${hubDown.message}): pages answer 503 until it does.`);
@@ -34,6 +35,7 @@ async function main() {
   });
   console.log(`\nKomax web platform (dev, hot reloading) on http://localhost:${server.address.port}`);
   await printSiteAddresses(env, server.address.port, !!hubDown);
+  if (localEditor) console.log(`  editor area: password ${LOCAL_EDITOR_PASSWORD} (a local demo value; set EDITOR_PASSWORD_HASH to choose one)`);
 
   const stop = async () => {
     await server.stop();

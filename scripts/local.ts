@@ -7,8 +7,21 @@ import { getSystemData } from '../src/lib/content/index.ts';
 import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
 import { localizedPath } from '../src/site/paths.ts';
 import { siteHost } from '../src/site/resolve-site.ts';
+import { hashPasswordSync } from '../src/lib/crypto/password.ts';
 
 export const LOCAL_REVALIDATE_SECRET = 'local-revalidate-secret-change-me';
+/**
+ * The editor-area password of local runs (npm start, npm run dev) when EDITOR_PASSWORD_HASH is
+ * unset: a demo value, printed at start. Production configures only its scrypt hash.
+ */
+export const LOCAL_EDITOR_PASSWORD = 'Komax-Editor-2026';
+
+/** Opens the editor area locally: hashes {@link LOCAL_EDITOR_PASSWORD} into EDITOR_PASSWORD_HASH unless one is configured; true when it did. */
+export function useLocalEditorPassword(): boolean {
+  if (process.env.EDITOR_PASSWORD_HASH) return false;
+  process.env.EDITOR_PASSWORD_HASH = hashPasswordSync(LOCAL_EDITOR_PASSWORD);
+  return true;
+}
 
 /** A positive whole number from an emulator-only variable, or the default. */
 function positiveInteger(name: string, fallback: number): number {

@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfNeeded, distDir } from './build-if-needed.ts';
-import { LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators } from './local.ts';
+import { LOCAL_EDITOR_PASSWORD, LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators, useLocalEditorPassword } from './local.ts';
 import { EnvError, parseServerEnv } from '../src/server/env.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, servingPreviousMessage } from '../src/server/startup.ts';
 
@@ -17,6 +17,7 @@ async function main() {
   process.env.LOG_FORMAT ??= 'pretty';
   const emulators = await startLocalEmulators();
   process.env.REVALIDATE_SECRET ??= LOCAL_REVALIDATE_SECRET;
+  const localEditor = useLocalEditorPassword();
   const env = parseServerEnv(process.env);
   const dist = distDir(root);
 
@@ -45,6 +46,7 @@ async function main() {
     server.retryRevalidation();
   }
   await printSiteAddresses(env, port, !!hubDown);
+  if (localEditor) console.log(`  editor area: password ${LOCAL_EDITOR_PASSWORD} (a local demo value; set EDITOR_PASSWORD_HASH to choose one)`);
   if (process.env.REVALIDATE_SECRET === LOCAL_REVALIDATE_SECRET) console.log(`  revalidate: curl -X POST -H 'x-revalidate-secret: ${LOCAL_REVALIDATE_SECRET}' http://localhost:${port}/api/revalidate`);
 
   const stop = async () => {
