@@ -24,11 +24,13 @@ const MAX_LOCALES = 8;
 
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/, 'locales must be locale codes such as "de-CH" or "en"'));
 
+const isPlainObject = (x: unknown): boolean => !!x && typeof x === 'object' && !Array.isArray(x);
+
 /** The request body: a GraphQL request as clients send it, plus the ordered content locales. */
 export const DraftProxyBody = v.strictObject({
   query: v.pipe(v.string('query must be a string'), v.nonEmpty('query is required'), v.maxLength(16_384, 'query is too long')),
   operationName: v.optional(v.nullable(v.pipe(v.string('operationName must be a string'), v.maxLength(100, 'operationName is too long')))),
-  variables: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'variables must be an object')), {}),
+  variables: v.optional(v.nullable(v.pipe(v.unknown(), v.check(isPlainObject, 'variables must be an object'), v.transform((x) => x as Record<string, unknown>))), {}),
   locales: v.optional(v.pipe(v.array(Locale, 'locales must be an array of locale codes'), v.maxLength(MAX_LOCALES, `locales may name at most ${MAX_LOCALES} locales`)), []),
 });
 
@@ -56,6 +58,7 @@ export async function postDraftProxy({ request, locals }: Pick<APIContext, 'requ
   if (body.kind === 'unsupported') return json({ error: 'Send JSON (Content-Type: application/json).' }, 415);
   if (body.kind === 'too-large') return json({ error: `Request body too large (at most ${DRAFT_PROXY_MAX_BODY} bytes).` }, 413);
   if (body.kind === 'malformed') return json({ error: 'The body is not valid JSON.' }, 400);
+  if (!isPlainObject(body.value)) return json({ error: 'The body must be a JSON object.' }, 400);
   const parsed = v.safeParse(DraftProxyBody, body.value);
   if (!parsed.success) return json({ error: problemOf(parsed.issues) }, 400);
   const { query, operationName, variables, locales } = parsed.output;
