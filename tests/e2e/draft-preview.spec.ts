@@ -81,6 +81,18 @@ test.describe('as an editor', () => {
   });
 });
 
+test('a product page keeps its catalogue data; its related stories follow the stage', async () => {
+  const product = '/en/products/wire-processing/crimping/alpha-550';
+  const preview = await raw(product, { headers: asEditorInPreview() });
+  expect(preview.status).toBe(200);
+  expect(preview.text).toContain('data-draft-preview');
+  expect(preview.text).toContain(STORY_DRAFT_TITLE);
+  expect(preview.text).not.toContain(STORY_TITLE);
+  const visitor = await raw(product);
+  expect(visitor.text).toContain(STORY_TITLE);
+  expect(visitor.text).not.toContain(STORY_DRAFT_TITLE);
+});
+
 test('?preview=DRAFT sets a session cookie and redirects to the clean address, keeping other parameters', async () => {
   const res = await raw(`/en/stories?category=technology&preview=DRAFT`, { headers: { cookie: editorCookieHeader() } });
   expect(res.status).toBe(302);
