@@ -12,6 +12,8 @@ import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { withIdentityProvider } from './features/sign-in/csp.ts';
+import { isEditorRequest } from './features/editor/session.server.ts';
+import { draftPreview } from './features/draft-preview/middleware.server.ts';
 
 const log = getLogger('render');
 
@@ -109,18 +111,21 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
   const req = resolution.ctx;
+  // The editor's draft preview (src/features/draft-preview/): stage, fresh draft data, no-store + noindex.
+  const preview = draftPreview(context, () => isEditorRequest(context.request, services.editorPasswordHash));
+  if (preview.redirect) return preview.redirect;
   // The customer area and the callback on a site other than the main site, or under a locale the
   // site does not have (`/xx/mykomax`): that site's 404, never stored. Their own route files would
   // otherwise render the area whatever the resolution said.
   const misplaced = resolution.kind === 'page' ? isMisplacedSignInPage(req.site, req.page.pagePath) : isSignInPath(url.pathname);
   const ui = uiLanguage(req.locale.language);
   locals.page = {
-    request: req,
+    request: preview.stage === 'DRAFT' ? { ...req, flags: { ...req.flags, editorMode: true } } : req,
     notFound: resolution.kind === 'not-found' || misplaced,
     uiLanguage: ui,
     t: fixedT(ui),
-    data,
-    content: contentContextFor(services.content, system, req.site, req.locale),
+    data: preview.source(data),
+    content: contentContextFor(services.content, system, req.site, req.locale, preview.stage),
     services,
     ...(preset ? { prerender: preset } : {}),
     releaseId: preset?.releaseId ?? locals.releaseId ?? '',
@@ -131,7 +136,7 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     const res = await next(SITE_NOT_FOUND_PATH);
     const headers = new Headers(res.headers);
     headers.set('Cache-Control', 'no-store');
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    return preview.finish(new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
   }
-  return next();
+  return preview.finish(await next());
 }

@@ -147,22 +147,24 @@ type Feedback {
   createdAt: String!
 }
 
+# Stories and media releases exist in stages like pages: DRAFT shows an entry's draft overlay
+# (changed title, lead text or modules) and entries not yet published.
 extend type Query {
   "Stories, newest first; optionally of one category (by category slug)."
-  stories(category: String, first: Int = 12, skip: Int = 0): StoryConnection!
-  story(slug: String!): Story
+  stories(category: String, first: Int = 12, skip: Int = 0, stage: Stage = PUBLISHED): StoryConnection!
+  story(slug: String!, stage: Stage = PUBLISHED): Story
   storyCategories: [StoryCategory!]!
   storyContacts: [StoryContact!]!
   storyContact(slug: String!): StoryContact
   "Stories a contact is named on, newest first."
-  storiesByContact(slug: String!): [StoryListItem!]!
+  storiesByContact(slug: String!, stage: Stage = PUBLISHED): [StoryListItem!]!
   "Newest stories about a product (by catalogue product slug)."
-  relatedStories(productSlug: String!, first: Int = 3): [StoryListItem!]!
+  relatedStories(productSlug: String!, first: Int = 3, stage: Stage = PUBLISHED): [StoryListItem!]!
   "Newest stories about each of many products at once (for bulk builds); products without stories are left out."
-  relatedStoriesByProducts(productSlugs: [String!]!, first: Int = 3): [ProductStories!]!
+  relatedStoriesByProducts(productSlugs: [String!]!, first: Int = 3, stage: Stage = PUBLISHED): [ProductStories!]!
   "Media releases, newest first."
-  mediaReleases(first: Int = 20, skip: Int = 0): MediaReleaseConnection!
-  mediaRelease(slug: String!): MediaRelease
+  mediaReleases(first: Int = 20, skip: Int = 0, stage: Stage = PUBLISHED): MediaReleaseConnection!
+  mediaRelease(slug: String!, stage: Stage = PUBLISHED): MediaRelease
   "News feed, newest first; after takes an endCursor or edge cursor of a previous answer."
   newsFeed(first: Int = 10, after: String): NewsFeedConnection!
   "Feedback stored for a story since the emulator started (for tests and demos)."
@@ -206,7 +208,22 @@ interface EditorialContent {
   modules: unknown[];
 }
 
-interface RawStory {
+type Stage = 'DRAFT' | 'PUBLISHED';
+
+/** What stories and media releases share for stages: the published content, a draft overlay, the stages the entry is in. */
+interface Staged {
+  content: Localized<EditorialContent>;
+  /** Per language, the draft's content (what DRAFT shows instead of `content`). */
+  draft?: Localized<EditorialContent>;
+  /** Default: both. An entry only in DRAFT is not published yet. */
+  stages?: Stage[];
+}
+
+const inStage = (e: Staged, stage: Stage) => (e.stages ?? ['PUBLISHED', 'DRAFT']).includes(stage);
+/** The content of an entry in a stage: in DRAFT, each language's draft replaces its published content. */
+const contentIn = (e: Staged, stage: Stage): Localized<EditorialContent> => (stage === 'DRAFT' && e.draft ? { ...e.content, ...e.draft } : e.content);
+
+interface RawStory extends Staged {
   id: string;
   slug: string;
   publicationDate: string;
@@ -216,15 +233,13 @@ interface RawStory {
   contacts?: string[];
   productSlugs?: string[];
   teaserImage?: RawAsset | null;
-  content: Localized<EditorialContent>;
 }
 
-interface RawMediaRelease {
+interface RawMediaRelease extends Staged {
   id: string;
   slug: string;
   publicationDate: string;
   adhoc?: boolean;
-  content: Localized<EditorialContent>;
 }
 
 interface RawNewsItem {
@@ -396,7 +411,8 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
         const d = data();
         const entries = [...d.stories.map((e) => ({ e, type: 'Story' as const })), ...d.mediaReleases.map((e) => ({ e, type: 'MediaRelease' as const }))];
         for (const { e, type } of entries) {
-          const usage = { id: e.id, type, protection: 0, isPublished: true, parents: [] };
+          // A draft overlay is not published: only the published content links files.
+          const usage = { id: e.id, type, protection: 0, isPublished: inStage(e, 'PUBLISHED'), parents: [] };
           for (const c of Object.values(e.content)) for (const file of filesIn(c.modules)) yield { file, usage };
         }
       });
@@ -431,7 +447,7 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
         id: c.id,
         slug: c.slug,
         name: text(c.name, locales) ?? c.slug,
-        storyCount: () => data().stories.filter((s) => s.category === c.id).length,
+        storyCount: () => data().stories.filter((s) => s.category === c.id && inStage(s, 'PUBLISHED')).length,
       });
 
       const contact = (c: RawContact, locales: string[]) => ({
@@ -444,9 +460,9 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
         image: asset(c.image, locales),
       });
 
-      const storyItem = (s: RawStory, locales: string[]) => {
+      const storyItem = (s: RawStory, locales: string[], stage: Stage) => {
         const d = data();
-        const picked = pickLocale(s.content, locales)!;
+        const picked = pickLocale(contentIn(s, stage), locales)!;
         const cat = d.categories.find((c) => c.id === s.category)!;
         return {
           id: s.id,
@@ -461,19 +477,19 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
         };
       };
 
-      const storyDetail = (s: RawStory, locales: string[]) => {
-        const picked = pickLocale(s.content, locales)!;
+      const storyDetail = (s: RawStory, locales: string[], stage: Stage) => {
+        const picked = pickLocale(contentIn(s, stage), locales)!;
         return {
-          ...storyItem(s, locales),
-          modules: () => h.resolveJson(picked.value.modules ?? [], locales),
+          ...storyItem(s, locales, stage),
+          modules: () => h.resolveJson(picked.value.modules ?? [], locales, stage),
           productSlugs: s.productSlugs ?? [],
           languages: Object.keys(s.content),
           contentLanguage: picked.lang,
         };
       };
 
-      const mediaRelease = (m: RawMediaRelease, locales: string[]) => {
-        const picked = pickLocale(m.content, locales)!;
+      const mediaRelease = (m: RawMediaRelease, locales: string[], stage: Stage) => {
+        const picked = pickLocale(contentIn(m, stage), locales)!;
         return {
           id: m.id,
           slug: m.slug,
@@ -481,7 +497,7 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
           title: picked.value.title,
           leadText: picked.value.leadText,
           adhoc: !!m.adhoc,
-          modules: () => h.resolveJson(picked.value.modules ?? [], locales),
+          modules: () => h.resolveJson(picked.value.modules ?? [], locales, stage),
           languages: Object.keys(m.content),
           contentLanguage: picked.lang,
         };
@@ -498,20 +514,20 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
 
       return {
         Query: {
-          stories: (_: unknown, a: { category?: string | null; first: number; skip: number }, ctx: Ctx) => {
+          stories: (_: unknown, a: { category?: string | null; first: number; skip: number; stage: Stage }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);
             checkRange('skip', a.skip, 0, Number.MAX_SAFE_INTEGER);
             const d = data();
-            let list = d.stories;
+            let list = d.stories.filter((s) => inStage(s, a.stage));
             if (a.category != null) {
               const cat = d.categories.find((c) => c.slug === a.category);
               list = cat ? list.filter((s) => s.category === cat.id) : [];
             }
-            return { items: list.slice(a.skip, a.skip + a.first).map((s) => storyItem(s, ctx.locales)), total: list.length };
+            return { items: list.slice(a.skip, a.skip + a.first).map((s) => storyItem(s, ctx.locales, a.stage)), total: list.length };
           },
-          story: (_: unknown, a: { slug: string }, ctx: Ctx) => {
-            const s = data().stories.find((x) => x.slug === a.slug);
-            return s ? storyDetail(s, ctx.locales) : null;
+          story: (_: unknown, a: { slug: string; stage: Stage }, ctx: Ctx) => {
+            const s = data().stories.find((x) => x.slug === a.slug && inStage(x, a.stage));
+            return s ? storyDetail(s, ctx.locales, a.stage) : null;
           },
           storyCategories: (_: unknown, __: unknown, ctx: Ctx) => data().categories.map((c) => category(c, ctx.locales)),
           storyContacts: (_: unknown, __: unknown, ctx: Ctx) => data().contacts.map((c) => contact(c, ctx.locales)),
@@ -519,36 +535,36 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
             const c = data().contacts.find((x) => x.slug === a.slug);
             return c ? contact(c, ctx.locales) : null;
           },
-          storiesByContact: (_: unknown, a: { slug: string }, ctx: Ctx) => {
+          storiesByContact: (_: unknown, a: { slug: string; stage: Stage }, ctx: Ctx) => {
             const d = data();
             const c = d.contacts.find((x) => x.slug === a.slug);
             if (!c) return [];
-            return d.stories.filter((s) => (s.contacts ?? []).includes(c.id)).map((s) => storyItem(s, ctx.locales));
+            return d.stories.filter((s) => inStage(s, a.stage) && (s.contacts ?? []).includes(c.id)).map((s) => storyItem(s, ctx.locales, a.stage));
           },
-          relatedStoriesByProducts: (_: unknown, a: { productSlugs: string[]; first: number }, ctx: Ctx) => {
+          relatedStoriesByProducts: (_: unknown, a: { productSlugs: string[]; first: number; stage: Stage }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);
-            const stories = data().stories;
+            const stories = data().stories.filter((s) => inStage(s, a.stage));
             return [...new Set(a.productSlugs)].map((productSlug) => ({
               productSlug,
-              stories: stories.filter((s) => (s.productSlugs ?? []).includes(productSlug)).slice(0, a.first).map((s) => storyItem(s, ctx.locales)),
+              stories: stories.filter((s) => (s.productSlugs ?? []).includes(productSlug)).slice(0, a.first).map((s) => storyItem(s, ctx.locales, a.stage)),
             })).filter((p) => p.stories.length > 0);
           },
-          relatedStories: (_: unknown, a: { productSlug: string; first: number }, ctx: Ctx) => {
+          relatedStories: (_: unknown, a: { productSlug: string; first: number; stage: Stage }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);
             return data().stories
-              .filter((s) => (s.productSlugs ?? []).includes(a.productSlug))
+              .filter((s) => inStage(s, a.stage) && (s.productSlugs ?? []).includes(a.productSlug))
               .slice(0, a.first)
-              .map((s) => storyItem(s, ctx.locales));
+              .map((s) => storyItem(s, ctx.locales, a.stage));
           },
-          mediaReleases: (_: unknown, a: { first: number; skip: number }, ctx: Ctx) => {
+          mediaReleases: (_: unknown, a: { first: number; skip: number; stage: Stage }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);
             checkRange('skip', a.skip, 0, Number.MAX_SAFE_INTEGER);
-            const list = data().mediaReleases;
-            return { items: list.slice(a.skip, a.skip + a.first).map((m) => mediaRelease(m, ctx.locales)), total: list.length };
+            const list = data().mediaReleases.filter((m) => inStage(m, a.stage));
+            return { items: list.slice(a.skip, a.skip + a.first).map((m) => mediaRelease(m, ctx.locales, a.stage)), total: list.length };
           },
-          mediaRelease: (_: unknown, a: { slug: string }, ctx: Ctx) => {
-            const m = data().mediaReleases.find((x) => x.slug === a.slug);
-            return m ? mediaRelease(m, ctx.locales) : null;
+          mediaRelease: (_: unknown, a: { slug: string; stage: Stage }, ctx: Ctx) => {
+            const m = data().mediaReleases.find((x) => x.slug === a.slug && inStage(x, a.stage));
+            return m ? mediaRelease(m, ctx.locales, a.stage) : null;
           },
           newsFeed: (_: unknown, a: { first: number; after?: string | null }, ctx: Ctx) => {
             checkRange('first', a.first, 0, MAX_PAGE_SIZE);

@@ -248,10 +248,11 @@ describe('createAppHandler: ready static responses across releases', () => {
     expect((await send('/en', 'localhost')).body).toBe('third');
   });
 
-  it('leaves to the full route what it normalises or renders on demand: a query, the next-release cookie, dot segments, a trailing slash, a bad Host', async () => {
+  it('leaves to the full route what it normalises or renders on demand: a query, the next-release or draft preview cookie, dot segments, a trailing slash, a bad Host', async () => {
     await send('/en', 'localhost');
     expect((await send('/en?q=x', 'localhost')).headers['x-render']).toBe('on-demand');
     expect((await send('/en', 'localhost', { cookie: 'nextRelease=1' })).headers['x-render']).toBe('on-demand');
+    expect((await send('/en', 'localhost', { cookie: 'kmx_preview=DRAFT' })).headers['x-render']).toBe('on-demand');
     expect((await send('/x/../en', 'localhost')).body).toBe('third');
     expect((await send('/en/', 'localhost')).status).toBe(301);
     expect((await send('/en', 'bad host')).status).toBe(400);

@@ -12,6 +12,7 @@ import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-r
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 import { getLogger } from '../lib/log/index.ts';
+import { hasPreviewCookie, PREVIEW_PARAM } from '../features/draft-preview/mode.ts';
 
 const log = getLogger('server');
 
@@ -32,7 +33,7 @@ export interface AppServerOptions {
 }
 
 /** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q'];
+const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q', PREVIEW_PARAM];
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
@@ -182,14 +183,14 @@ export function createAppHandler(opts: AppServerOptions) {
    * A GET or HEAD of a static file whose ready response the live release has: sent at once, with
    * every header in one writeHead. The cache holds only paths the full route below served from a
    * file (a URL pathname, so a raw target equal to it parses to itself: no query, nothing to
-   * normalise), for the site host it resolved, without the next-release cookie; anything else
+   * normalise), for the site host it resolved, without the next-release or draft preview cookie; anything else
    * takes the full route.
    */
   const sendIfReady = (req: IncomingMessage, res: ServerResponse, requestId: string | undefined): boolean => {
     const method = req.method;
     if ((method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
     const cookie = req.headers.cookie;
-    if (cookie !== undefined && cookie.includes('nextRelease=')) return false;
+    if (cookie !== undefined && (cookie.includes('nextRelease=') || hasPreviewCookie(cookie))) return false;
     const release = currentRelease();
     if (release === null) return false;
     const resolved = resolveHost(req.headers.host);
@@ -249,7 +250,8 @@ export function createAppHandler(opts: AppServerOptions) {
     }
     if (HOST_FILES.test(path)) return hostFile(req, res, host, path, () => onDemand(req, res), true);
 
-    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '')
+    // The draft preview's cookie: the middleware decides (editor → DRAFT, else the stale cookie is cleared).
+    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '') || hasPreviewCookie(req.headers.cookie)
       || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;

@@ -237,6 +237,14 @@ describe('server: on-demand renders', () => {
     await expectStatic('/en', { headers: { cookie: 'locale=en; notnextRelease=1' } });
   });
 
+  it('renders on demand for the draft preview: its parameter, or its cookie (the middleware checks the editor)', async () => {
+    await expectOnDemand('/en/about-us?preview=DRAFT');
+    astroSaw = [];
+    await expectOnDemand('/en', { headers: { cookie: 'locale=en; kmx_preview=DRAFT' } });
+    astroSaw = [];
+    await expectStatic('/en', { headers: { cookie: 'locale=en; xkmx_preview=DRAFT' } });
+  });
+
   it('renders ?cache= on demand for a request carrying the revalidation secret (either header)', async () => {
     await expectOnDemand('/en?cache=false', { headers: { 'x-revalidate-secret': SECRET } });
     astroSaw = [];

@@ -10,6 +10,8 @@ export interface VisibleNavItem {
   link: ResolvedLink;
   items: VisibleNavItem[];
   breadcrumbOverride: string | null;
+  /** A hidden item, shown only in editor mode (the draft preview), where it is marked as hidden. */
+  hidden?: true;
 }
 
 export interface NavFilter extends LinkContext {
@@ -48,6 +50,7 @@ export function filterNavigation(items: NavItem[], filter: NavFilter): VisibleNa
       titleLanguage: item.titleLanguage,
       link,
       breadcrumbOverride: item.breadcrumbOverride,
+      ...(item.hidden ? { hidden: true as const } : {}),
       items: item.hideSubItems ? [] : filterNavigation(item.items, filter),
     });
   }

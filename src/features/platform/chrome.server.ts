@@ -1,11 +1,18 @@
-import { footerNavigation, headerNavigation } from '../../lib/content/cached.ts';
+import { footerNavigation, footerNavigationWithHidden, headerNavigation, headerNavigationWithHidden } from '../../lib/content/cached.ts';
 import type { Site } from '../../site/types.ts';
 import type { LoadContext } from './context.ts';
 import { notFoundModel, type ChromeModel, type NotFoundModel } from './page-model.ts';
 
-/** Header and footer of a site in the page's locale chain. */
+/**
+ * Header and footer of a site in the page's locale chain. The DRAFT stage is only ever rendered
+ * for an editor (the draft preview), who also sees hidden items (spec §5: editor mode), marked.
+ */
 export async function loadChrome(lc: LoadContext, site: Site): Promise<ChromeModel> {
-  const [header, footer] = await Promise.all([headerNavigation(lc.data, lc.content, site), footerNavigation(lc.data, lc.content, site)]);
+  const draft = lc.content.stage === 'DRAFT';
+  const [header, footer] = await Promise.all([
+    (draft ? headerNavigationWithHidden : headerNavigation)(lc.data, lc.content, site),
+    (draft ? footerNavigationWithHidden : footerNavigation)(lc.data, lc.content, site),
+  ]);
   return { header, footer };
 }
 

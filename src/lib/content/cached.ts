@@ -19,6 +19,11 @@ const key = (ctx: ContentContext, name: string, ...parts: KeyPart[]): KeyPart[] 
 export const systemData = (data: DataSource, ctx: ContentContext) => data.get(['content', 'systemData', ctx.stage], () => getSystemData(ctx));
 export const headerNavigation = (data: DataSource, ctx: ContentContext, site: Site) => data.get(key(ctx, 'header', site.id), () => getHeaderNavigation(ctx, site));
 export const footerNavigation = (data: DataSource, ctx: ContentContext, site: Site) => data.get(key(ctx, 'footer', site.id), () => getFooterNavigation(ctx, site));
+/** The header and footer with hidden items (the draft preview's chrome: an editor's only), under keys of their own. */
+export const headerNavigationWithHidden = (data: DataSource, ctx: ContentContext, site: Site) =>
+  data.get(key(ctx, 'headerWithHidden', site.id), () => getHeaderNavigation(ctx, site, { includeHidden: true }));
+export const footerNavigationWithHidden = (data: DataSource, ctx: ContentContext, site: Site) =>
+  data.get(key(ctx, 'footerWithHidden', site.id), () => getFooterNavigation(ctx, site, { includeHidden: true }));
 
 /** The key of a page by path; the prerender seeds it from its bulk list. */
 export const pageByPathKey = (ctx: ContentContext, site: Site, path: string) => key(ctx, 'page', site.id, path);

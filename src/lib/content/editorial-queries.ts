@@ -33,8 +33,8 @@ const MEDIA_RELEASE_ITEM = /* GraphQL */ `
 
 export const STORIES = /* GraphQL */ `
   ${STORY_ITEM}
-  query Stories($category: String, $first: Int!, $skip: Int!) {
-    stories(category: $category, first: $first, skip: $skip) {
+  query Stories($category: String, $first: Int!, $skip: Int!, $stage: Stage!) {
+    stories(category: $category, first: $first, skip: $skip, stage: $stage) {
       total
       items { ...StoryListItemFields }
     }
@@ -45,8 +45,8 @@ export const STORY = /* GraphQL */ `
   ${ASSET}
   ${CATEGORY}
   ${CONTACT}
-  query Story($slug: String!) {
-    story(slug: $slug) {
+  query Story($slug: String!, $stage: Stage!) {
+    story(slug: $slug, stage: $stage) {
       id slug publicationDate title leadText modules productSlugs languages contentLanguage
       teaserImage { ...EditorialAsset }
       category { ...StoryCategoryFields }
@@ -80,29 +80,29 @@ export const STORY_CONTACT = /* GraphQL */ `
 
 export const STORIES_BY_CONTACT = /* GraphQL */ `
   ${STORY_ITEM}
-  query StoriesByContact($slug: String!) {
-    storiesByContact(slug: $slug) { ...StoryListItemFields }
+  query StoriesByContact($slug: String!, $stage: Stage!) {
+    storiesByContact(slug: $slug, stage: $stage) { ...StoryListItemFields }
   }
 `;
 
 export const RELATED_STORIES = /* GraphQL */ `
   ${STORY_ITEM}
-  query RelatedStories($productSlug: String!, $first: Int!) {
-    relatedStories(productSlug: $productSlug, first: $first) { ...StoryListItemFields }
+  query RelatedStories($productSlug: String!, $first: Int!, $stage: Stage!) {
+    relatedStories(productSlug: $productSlug, first: $first, stage: $stage) { ...StoryListItemFields }
   }
 `;
 
 export const RELATED_STORIES_BY_PRODUCTS = /* GraphQL */ `
   ${STORY_ITEM}
-  query RelatedStoriesByProducts($productSlugs: [String!]!, $first: Int!) {
-    relatedStoriesByProducts(productSlugs: $productSlugs, first: $first) { productSlug stories { ...StoryListItemFields } }
+  query RelatedStoriesByProducts($productSlugs: [String!]!, $first: Int!, $stage: Stage!) {
+    relatedStoriesByProducts(productSlugs: $productSlugs, first: $first, stage: $stage) { productSlug stories { ...StoryListItemFields } }
   }
 `;
 
 export const MEDIA_RELEASES = /* GraphQL */ `
   ${MEDIA_RELEASE_ITEM}
-  query MediaReleases($first: Int!, $skip: Int!) {
-    mediaReleases(first: $first, skip: $skip) {
+  query MediaReleases($first: Int!, $skip: Int!, $stage: Stage!) {
+    mediaReleases(first: $first, skip: $skip, stage: $stage) {
       total
       items { ...MediaReleaseItemFields }
     }
@@ -111,8 +111,8 @@ export const MEDIA_RELEASES = /* GraphQL */ `
 
 export const MEDIA_RELEASE = /* GraphQL */ `
   ${MEDIA_RELEASE_ITEM}
-  query MediaRelease($slug: String!) {
-    mediaRelease(slug: $slug) { ...MediaReleaseItemFields modules languages contentLanguage }
+  query MediaRelease($slug: String!, $stage: Stage!) {
+    mediaRelease(slug: $slug, stage: $stage) { ...MediaReleaseItemFields modules languages contentLanguage }
   }
 `;
 

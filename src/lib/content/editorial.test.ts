@@ -128,3 +128,24 @@ describe('story feedback', () => {
     if (!refused.ok) expect(Object.keys(refused.fields).sort()).toEqual(['country', 'firstName']);
   });
 });
+
+describe('stages', () => {
+  it('answers a story\'s and a media release\'s draft overlay in DRAFT only, in lists too', async () => {
+    const draft: ContentContext = { ...en, stage: 'DRAFT' };
+    const slug = 'carpatia-doubles-crimping-output';
+    const draftTitle = 'Carpatia Cable Systems doubles its crimping output: the 2026 follow-up';
+    expect((await getStory(en, slug))!.title).not.toBe(draftTitle);
+    expect((await getStory(draft, slug))!.title).toBe(draftTitle);
+    expect((await getAllStories(draft)).find((s) => s.slug === slug)!.title).toBe(draftTitle);
+    expect((await getAllStories(en)).some((s) => s.title === draftTitle)).toBe(false);
+    expect((await getRelatedStories(draft, 'alpha-565', 100)).find((s) => s.slug === slug)!.title).toBe(draftTitle);
+    // The German story has no draft: DRAFT shows its published content.
+    expect((await getStory({ ...de, stage: 'DRAFT' }, slug))!.title).toBe((await getStory(de, slug))!.title);
+
+    const release = 'annual-results-2025';
+    const releaseDraft = 'Komax group closes 2025 with record sales and proposes a higher dividend';
+    expect((await getMediaRelease(en, release))!.title).not.toBe(releaseDraft);
+    expect((await getMediaRelease(draft, release))!.title).toBe(releaseDraft);
+    expect((await getMediaReleases(draft, { first: 100 })).items.find((m) => m.slug === release)!.title).toBe(releaseDraft);
+  });
+});

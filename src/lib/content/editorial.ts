@@ -48,7 +48,7 @@ const pageSize = (n: number) => Math.max(0, Math.min(EDITORIAL_MAX_PAGE_SIZE, Ma
 
 /** Stories, newest first; `category` is a category slug (an unknown one gives an empty page). */
 export async function getStories(ctx: ContentContext, opts: { category?: string | null; first: number; skip?: number }): Promise<StoryPage> {
-  const raw = await editorialQuery(ctx, 'stories', q.STORIES, { category: opts.category ?? null, first: pageSize(opts.first), skip: Math.max(0, opts.skip ?? 0) }, s.StoriesSchema);
+  const raw = await editorialQuery(ctx, 'stories', q.STORIES, { category: opts.category ?? null, first: pageSize(opts.first), skip: Math.max(0, opts.skip ?? 0), stage: ctx.stage }, s.StoriesSchema);
   return { total: raw.stories.total, items: raw.stories.items.map(mapStoryItem) };
 }
 
@@ -64,7 +64,7 @@ export async function getAllStories(ctx: ContentContext): Promise<StoryListItem[
 
 /** A story with its modules; null when there is none with this slug. */
 export async function getStory(ctx: ContentContext, slug: string): Promise<Story | null> {
-  const raw = await editorialQuery(ctx, 'story', q.STORY, { slug }, s.StorySchema);
+  const raw = await editorialQuery(ctx, 'story', q.STORY, { slug, stage: ctx.stage }, s.StorySchema);
   return raw.story ? mapStory(raw.story, warn) : null;
 }
 
@@ -85,31 +85,31 @@ export async function getStoryContact(ctx: ContentContext, slug: string): Promis
 
 /** Stories a contact is named on, newest first. */
 export async function getStoriesByContact(ctx: ContentContext, slug: string): Promise<StoryListItem[]> {
-  const raw = await editorialQuery(ctx, 'storiesByContact', q.STORIES_BY_CONTACT, { slug }, s.StoriesByContactSchema);
+  const raw = await editorialQuery(ctx, 'storiesByContact', q.STORIES_BY_CONTACT, { slug, stage: ctx.stage }, s.StoriesByContactSchema);
   return raw.storiesByContact.map(mapStoryItem);
 }
 
 /** The newest stories about a catalogue product (by product slug), for product pages. */
 export async function getRelatedStories(ctx: ContentContext, productSlug: string, first = 3): Promise<StoryListItem[]> {
-  const raw = await editorialQuery(ctx, 'relatedStories', q.RELATED_STORIES, { productSlug, first: pageSize(first) }, s.RelatedStoriesSchema);
+  const raw = await editorialQuery(ctx, 'relatedStories', q.RELATED_STORIES, { productSlug, first: pageSize(first), stage: ctx.stage }, s.RelatedStoriesSchema);
   return raw.relatedStories.map(mapStoryItem);
 }
 
 /** Related stories of many products in one call: product slug → stories (products without any are absent). */
 export async function getRelatedStoriesByProducts(ctx: ContentContext, productSlugs: string[], first = 3): Promise<Map<string, StoryListItem[]>> {
   if (productSlugs.length === 0) return new Map();
-  const raw = await editorialQuery(ctx, 'relatedStoriesByProducts', q.RELATED_STORIES_BY_PRODUCTS, { productSlugs, first: pageSize(first) }, s.RelatedStoriesByProductsSchema);
+  const raw = await editorialQuery(ctx, 'relatedStoriesByProducts', q.RELATED_STORIES_BY_PRODUCTS, { productSlugs, first: pageSize(first), stage: ctx.stage }, s.RelatedStoriesByProductsSchema);
   return new Map(raw.relatedStoriesByProducts.map((p) => [p.productSlug, p.stories.map(mapStoryItem)]));
 }
 
 /** Media releases (list fields), newest first. */
 export async function getMediaReleases(ctx: ContentContext, opts: { first: number; skip?: number }): Promise<MediaReleasePage> {
-  const raw = await editorialQuery(ctx, 'mediaReleases', q.MEDIA_RELEASES, { first: pageSize(opts.first), skip: Math.max(0, opts.skip ?? 0) }, s.MediaReleasesSchema);
+  const raw = await editorialQuery(ctx, 'mediaReleases', q.MEDIA_RELEASES, { first: pageSize(opts.first), skip: Math.max(0, opts.skip ?? 0), stage: ctx.stage }, s.MediaReleasesSchema);
   return { total: raw.mediaReleases.total, items: raw.mediaReleases.items.map(mapMediaReleaseItem) };
 }
 
 export async function getMediaRelease(ctx: ContentContext, slug: string): Promise<MediaRelease | null> {
-  const raw = await editorialQuery(ctx, 'mediaRelease', q.MEDIA_RELEASE, { slug }, s.MediaReleaseSchema);
+  const raw = await editorialQuery(ctx, 'mediaRelease', q.MEDIA_RELEASE, { slug, stage: ctx.stage }, s.MediaReleaseSchema);
   return raw.mediaRelease ? mapMediaRelease(raw.mediaRelease, warn) : null;
 }
 

@@ -1,0 +1,84 @@
+import type { APIContext } from 'astro';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { PAGE_BY_PATH } from '../../lib/content/queries.ts';
+import { EDITOR_COOKIE, editorSessionValue } from '../editor/session.server.ts';
+import { DRAFT_PROXY_MAX_BODY, localeChain, postDraftProxy } from './api.server.ts';
+
+const HASH = 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5';
+const EDITOR = `${EDITOR_COOKIE}=${editorSessionValue(HASH)}`;
+const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
+let server: Server;
+let endpoint: string;
+
+beforeAll(async () => {
+  const hub = await startContentHub({ port: 0, dataDir, quiet: true });
+  server = hub.server;
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; data?: unknown } }> {
+  const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  const request = new Request('http://localhost/api/draft-proxy/graphql', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const services = { editorPasswordHash: HASH, content: { endpoint: opts.hubEndpoint ?? endpoint, connectTimeoutMs: 500, timeoutMs: 2000 } };
+  const res = await postDraftProxy({ request, locals: { api: { services } } } as unknown as APIContext);
+  return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
+}
+const sustainability = { query: PAGE_BY_PATH, variables: { site: 'site-main', path: '/about-us/sustainability' } };
+
+describe('POST /api/draft-proxy/graphql', () => {
+  it('is 401 without a valid editor cookie, before reading the body', async () => {
+    for (const cookie of [undefined, `${EDITOR_COOKIE}=forged`, `${EDITOR_COOKIE}=${editorSessionValue(`${HASH}x`)}`]) {
+      const res = await call(sustainability, { cookie });
+      expect(res.status).toBe(401);
+      expect(res.body.data).toBeUndefined();
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    expect((await call('{broken', {})).status).toBe(401);
+  });
+
+  it('answers an editor\'s allow-listed operation from the DRAFT stage in the given locales, no-store', async () => {
+    const res = await call({ ...sustainability, operationName: 'PageByPath', locales: ['de-CH', 'de'] }, { cookie: EDITOR });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((res.body.data as { pageByPath: { title: string } }).pageByPath.title).toBe('Nachhaltigkeit und Klimaziele 2030');
+  });
+
+  it('validates the request: 415, 413, 400 with clear messages', async () => {
+    expect(await call(sustainability, { cookie: EDITOR, contentType: 'text/plain' })).toMatchObject({ status: 415, body: { error: 'Send JSON (Content-Type: application/json).' } });
+    expect(await call({ ...sustainability, variables: { pad: 'x'.repeat(DRAFT_PROXY_MAX_BODY) } }, { cookie: EDITOR })).toMatchObject({ status: 413 });
+    expect(await call('{broken', { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'The body is not valid JSON.' } });
+    expect(await call([], { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'The body must be a JSON object.' } });
+    expect(await call({ variables: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query is required' } });
+    expect(await call({ query: '' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query is required' } });
+    expect(await call({ query: 42 }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query must be a string' } });
+    expect(await call({ ...sustainability, variables: ['x'] }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'variables must be an object' } });
+    expect(await call({ ...sustainability, extensions: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'Unknown field: extensions' } });
+    expect(await call({ ...sustainability, locales: ['en; drop'] }, { cookie: EDITOR })).toMatchObject({ status: 400 });
+    expect(await call({ query: '{ file(slug: "a") { url } }' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.stringContaining('own content operations') } });
+  });
+
+  it('passes the content hub\'s refusal of the variables on as a 400, its absence as a 503', async () => {
+    const bad = await call({ query: PAGE_BY_PATH, variables: { site: 'site-main' } }, { cookie: EDITOR });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/path/);
+    const down = await call(sustainability, { cookie: EDITOR, hubEndpoint: 'http://127.0.0.1:9/graphql' });
+    expect(down.status).toBe(503);
+  });
+});
+
+describe('localeChain', () => {
+  it('keeps the order and puts English last, once', () => {
+    expect(localeChain(['de-CH', 'en', 'de'])).toEqual(['de-CH', 'de', 'en']);
+    expect(localeChain([])).toEqual(['en']);
+  });
+});
