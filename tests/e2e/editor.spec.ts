@@ -81,7 +81,7 @@ test('the editor area: DRAFT shows the draft-only page and the draft title, PUBL
   const upcoming = pages.locator('li').filter({ has: page.locator('code', { hasText: '/upcoming-launch' }) });
   await expect(upcoming.getByText('Draft only')).toBeVisible();
   await expect(upcoming.getByRole('link', { name: /^Preview/ })).toHaveAttribute('href', '/en/upcoming-launch?preview=DRAFT');
-  await expect(page.locator(`#page-${SUSTAINABILITY}`).getByRole('link', { name: /^Preview/ })).toHaveAttribute('href', '/en/sustainability?preview=DRAFT');
+  await expect(page.locator(`#page-${SUSTAINABILITY}`).getByRole('link', { name: /^Preview/ })).toHaveAttribute('href', '/en/about-us/sustainability?preview=DRAFT');
   await expectNoAxeViolations(page);
 
   // Visitors: the public navigation API and the public page never carry the draft.
@@ -91,7 +91,7 @@ test('the editor area: DRAFT shows the draft-only page and the draft title, PUBL
   expect(api.text).not.toContain(DRAFT_NAV_ITEM);
   expect(api.text).not.toContain(DRAFT_NAV_TITLE);
   expect(JSON.parse(api.text)).toMatchObject({ site: { headerNavigation: { homeItems: expect.any(Array), topItems: expect.any(Array) }, footerNavigation: { navigationSections: expect.any(Array) } } });
-  const publicPage = await raw('/en/sustainability');
+  const publicPage = await raw('/en/about-us/sustainability');
   expect(publicPage.status).toBe(200);
   expect(publicPage.text).not.toContain(DRAFT_TITLE);
 });
@@ -155,8 +155,9 @@ test('the editor APIs need the cookie; the editor area is main-site only, never 
     expect(res.status, path).toBe(401);
     expect(res.headers['cache-control']).toBe('no-store');
   }
-  expect((await raw(`/api/translation/start/${SUSTAINABILITY}`, { method: 'POST' })).status).toBe(401);
-  expect((await raw(`/api/translation/reset/${SUSTAINABILITY}`, { method: 'POST' })).status).toBe(401);
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+  expect((await raw(`/api/translation/start/${SUSTAINABILITY}`, post)).status).toBe(401);
+  expect((await raw(`/api/translation/reset/${SUSTAINABILITY}`, post)).status).toBe(401);
   const get = await raw(`/api/translation/start/${SUSTAINABILITY}`, { headers: { cookie: editorCookieHeader() } });
   expect(get.status).toBe(405);
   expect(get.headers.allow).toBe('POST');
