@@ -9,6 +9,7 @@ import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
 import { idsOf, type IndexedRoute } from './targets.ts';
 import { isSignInPagePath } from '../../features/sign-in/area.ts';
+import { isEditorPagePath } from '../../features/editor/area.ts';
 import { getLogger } from '../../lib/log/index.ts';
 
 const log = getLogger('prerender');
@@ -134,8 +135,8 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
           // whatever a source offers: on the main site they are rendered on demand for each visitor
           // and never stored (spec customer-area §2); on other sites they are a 404, which a static
           // file would hide from the middleware.
-          if (isSignInPagePath(r.pagePath)) {
-            log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the customer area is never prerendered`);
+          if (isSignInPagePath(r.pagePath) || isEditorPagePath(r.pagePath)) {
+            log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the customer area and the editor area are never prerendered`);
             continue;
           }
           routes.push({

@@ -1,0 +1,1 @@
+export { signIn as POST } from '../../features/editor/auth.server.ts';

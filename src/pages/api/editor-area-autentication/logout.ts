@@ -1,0 +1,1 @@
+export { logout as POST } from '../../../features/editor/auth.server.ts';

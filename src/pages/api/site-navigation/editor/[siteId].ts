@@ -1,0 +1,1 @@
+export { editorNavigation as GET } from '../../../../features/editor/api.server.ts';

@@ -1,0 +1,1 @@
+export { publicNavigation as GET } from '../../../../features/editor/api.server.ts';

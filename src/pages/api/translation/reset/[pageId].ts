@@ -1,0 +1,1 @@
+export { translationReset as POST, postOnly as GET } from '../../../../features/editor/api.server.ts';

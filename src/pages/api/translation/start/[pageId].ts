@@ -1,0 +1,1 @@
+export { translationStart as POST, postOnly as GET } from '../../../../features/editor/api.server.ts';

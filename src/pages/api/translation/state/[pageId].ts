@@ -1,0 +1,1 @@
+export { translationState as GET } from '../../../../features/editor/api.server.ts';
