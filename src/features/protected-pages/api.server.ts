@@ -9,8 +9,8 @@ import { IdentityUnavailableError } from '../../lib/identity/verify.server.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from '../sign-in/bearer.server.ts';
-import { grantCookie, isPageId, ROLE_GRANT_SECONDS } from './grant.server.ts';
-import { PROTECTED_HEADERS } from './gate.server.ts';
+import { grantCookies, isPageId, ROLE_GRANT_SECONDS } from './grant.server.ts';
+import { grantedResponse } from './gate.server.ts';
 
 const log = getLogger('protected-pages');
 
@@ -63,6 +63,5 @@ export const postGrant: APIRoute = async (context) => {
   }
   if (!protection.requiredRole || !roles.includes(protection.requiredRole)) return json({ error: 'Your account has no access to this page' }, 403);
 
-  const cookie = grantCookie({ pageId, path, ttlSeconds: ROLE_GRANT_SECONDS, secret: services.pageGrantSecret, url: context.url });
-  return new Response(null, { status: 204, headers: { ...PROTECTED_HEADERS, 'Set-Cookie': cookie } });
+  return grantedResponse(204, null, grantCookies({ pageId, path, ttlSeconds: ROLE_GRANT_SECONDS, secret: services.pageGrantSecret, url: context.url }));
 };

@@ -22,7 +22,7 @@ export type PageGate =
   /** The sign-in shell of a CIAM-role page. */
   | { kind: 'sign-in'; pageId: string; grantPath: string }
   /** A finished answer (the 303 after a right password). */
-  | { kind: 'response'; status: number; headers: Record<string, string> };
+  | { kind: 'response'; response: Response };
 
 /** Every answer about a protected page, form, shell and content alike. */
 export const PROTECTED_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } as const;
@@ -65,6 +65,14 @@ export async function pageGate(context: { locals: App.Locals; request: Request; 
       url: context.url,
     },
   );
-  if (result.kind === 'granted') return { kind: 'response', status: result.status, headers: { ...result.headers, ...PROTECTED_HEADERS } };
+  if (result.kind === 'granted') return { kind: 'response', response: grantedResponse(result.status, result.location, result.cookies) };
   return { kind: 'password', pageId: id, status: result.status, error: result.error, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) };
+}
+
+/** The answer that hands out a grant: its cookies, private and noindex; a redirect when `location` is given. */
+export function grantedResponse(status: number, location: string | null, cookies: readonly string[]): Response {
+  const headers = new Headers(PROTECTED_HEADERS);
+  if (location) headers.set('Location', location);
+  for (const c of cookies) headers.append('Set-Cookie', c);
+  return new Response(null, { status, headers });
 }

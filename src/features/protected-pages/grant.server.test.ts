@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signValue } from '../../lib/crypto/signed.ts';
-import { grantCookie, grantCookieHeader, grantsFromCookies, grantValue, isGrantFor, PASSWORD_GRANT_SECONDS } from './grant.server.ts';
+import { grantCookies, grantCookieHeader, grantsFromCookies, grantValue, isGrantFor, PASSWORD_GRANT_SECONDS } from './grant.server.ts';
 
 const SECRET = 'test-grant-secret-0123456789abcdef';
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -46,8 +46,10 @@ describe('grantsFromCookies', () => {
 
 describe('grant cookies', () => {
   it('are HttpOnly, SameSite=Lax, scoped to the page path, with the grant lifetime, Secure outside localhost', () => {
-    const header = grantCookie({ pageId: 'page1', path: '/en/events/internal-2025', ttlSeconds: PASSWORD_GRANT_SECONDS, secret: SECRET, url: new URL('https://www.komax.example/en/events/internal-2025'), now: NOW });
+    const [header, files] = grantCookies({ pageId: 'page1', path: '/en/events/internal-2025', ttlSeconds: PASSWORD_GRANT_SECONDS, secret: SECRET, url: new URL('https://www.komax.example/en/events/internal-2025'), now: NOW });
     expect(header).toMatch(/^kmx_grant_page1=[\w-]+\.[\w-]+; Max-Age=28800; Path=\/en\/events\/internal-2025; HttpOnly; SameSite=Lax; Secure$/);
+    // The same grant for the downloads of the page.
+    expect(files).toBe(header.replace('Path=/en/events/internal-2025', 'Path=/file'));
     const value = /^kmx_grant_page1=([^;]+)/.exec(header)![1]!;
     expect(isGrantFor('page1', value, SECRET, NOW)).toBe(true);
   });

@@ -4,7 +4,10 @@
  * `services.pageGrantSecret` (src/lib/crypto/signed.ts) and names the page again, expiring with
  * the cookie. It is HttpOnly, SameSite=Lax, Secure outside localhost, and scoped to the page's URL
  * path, so the browser sends it only to that page and the pages below it (which need the grant
- * of their protected ancestor). A forged, altered, expired or other page's value is no grant.
+ * of their protected ancestor). A copy of the same value is scoped to `/file`, the downloads route
+ * (spec §2.1 `/file/{slug}`), so the files the granted page links can be downloaded; the file rule
+ * (access.ts `fileAccess`) still serves only files a granted page links. A forged, altered,
+ * expired or other page's value is no grant.
  */
 import { readSignedValue, signValue } from '../../lib/crypto/signed.ts';
 import type { Grants } from '../../lib/content/index.ts';
@@ -65,7 +68,15 @@ export function grantCookieHeader(opts: { pageId: string; value: string; path: s
   return `${GRANT_COOKIE_PREFIX}${opts.pageId}=${opts.value}; Max-Age=${opts.maxAge}; Path=${opts.path}; HttpOnly; SameSite=Lax${isLocalUrl(opts.url) ? '' : '; Secure'}`;
 }
 
-/** A signed grant cookie for a page, ready to send. */
-export function grantCookie(opts: { pageId: string; path: string; ttlSeconds: number; secret: string; url: URL; now?: number }): string {
-  return grantCookieHeader({ pageId: opts.pageId, value: grantValue(opts.pageId, opts.secret, opts.ttlSeconds, opts.now), path: opts.path, maxAge: opts.ttlSeconds, url: opts.url });
+/** Where the downloads live (`/file/{slug}`): the grant's copy for the page's files is scoped to it. */
+export const FILE_GRANT_PATH = '/file';
+
+/**
+ * The Set-Cookie headers of a page grant, ready to send: the grant scoped to the page's path, and
+ * the same value scoped to the downloads route.
+ */
+export function grantCookies(opts: { pageId: string; path: string; ttlSeconds: number; secret: string; url: URL; now?: number }): [string, string] {
+  const value = grantValue(opts.pageId, opts.secret, opts.ttlSeconds, opts.now);
+  const cookie = (path: string) => grantCookieHeader({ pageId: opts.pageId, value, path, maxAge: opts.ttlSeconds, url: opts.url });
+  return [cookie(opts.path), cookie(FILE_GRANT_PATH)];
 }

@@ -36,10 +36,11 @@ describe('handlePasswordPost', () => {
     expect(result.kind).toBe('granted');
     if (result.kind !== 'granted') return;
     expect(result.status).toBe(303);
-    expect(result.headers.Location).toBe('/en/events/internal-2025/x4m9q2tz');
-    const cookie = result.headers['Set-Cookie'];
+    expect(result.location).toBe('/en/events/internal-2025/x4m9q2tz');
+    const [cookie, fileCookie] = result.cookies;
     expect(cookie).toMatch(/^kmx_grant_internal=[^;]+; Max-Age=28800; Path=\/en\/events\/internal-2025; HttpOnly; SameSite=Lax$/);
-    expect(isGrantFor('internal', /=([^;]+)/.exec(cookie)![1], SECRET)).toBe(true);
+    expect(fileCookie).toMatch(/^kmx_grant_internal=[^;]+; Max-Age=28800; Path=\/file; HttpOnly; SameSite=Lax$/);
+    expect(isGrantFor('internal', /=([^;]+)/.exec(cookie!)![1], SECRET)).toBe(true);
   });
 
   it('rate-limits attempts per client and page with a Retry-After', async () => {

@@ -8,13 +8,13 @@
 import * as v from 'valibot';
 import { verifyPassword } from '../../lib/crypto/password.ts';
 import type { RateLimiter } from '../../lib/http/rate-limit.ts';
-import { grantCookie, PASSWORD_GRANT_SECONDS } from './grant.server.ts';
+import { grantCookies, PASSWORD_GRANT_SECONDS } from './grant.server.ts';
 
 /** Why the form shows again. */
 export type PasswordError = 'empty' | 'wrong' | 'limited' | 'invalid';
 
 export type PasswordPostResult =
-  | { kind: 'granted'; status: 303; headers: { Location: string; 'Set-Cookie': string } }
+  | { kind: 'granted'; status: 303; location: string; cookies: string[] }
   | { kind: 'refused'; status: 400 | 403 | 413 | 415 | 429; error: PasswordError; retryAfterSeconds?: number };
 
 export interface PasswordPostDeps {
@@ -83,6 +83,6 @@ export async function handlePasswordPost(deps: PasswordPostDeps, post: PasswordP
   const hash = await deps.passwordHash(post.pageId);
   const ok = await verifyPassword(password, hash ?? NO_HASH);
   if (!ok || !hash) return { kind: 'refused', status: 403, error: 'wrong' };
-  const cookie = grantCookie({ pageId: post.pageId, path: post.grantPath, ttlSeconds: PASSWORD_GRANT_SECONDS, secret: deps.secret, url: post.url, now });
-  return { kind: 'granted', status: 303, headers: { Location: post.target, 'Set-Cookie': cookie } };
+  const cookies = grantCookies({ pageId: post.pageId, path: post.grantPath, ttlSeconds: PASSWORD_GRANT_SECONDS, secret: deps.secret, url: post.url, now });
+  return { kind: 'granted', status: 303, location: post.target, cookies };
 }

@@ -15,7 +15,7 @@ export type GateView = { kind: 'password'; error?: PasswordError; retryAfterSeco
  */
 export function gateRender(astro: Pick<AstroGlobal, 'locals' | 'response' | 'csp'>, gate: PageGate): { response?: Response; view?: GateView } {
   if (gate.kind === 'public') return {};
-  if (gate.kind === 'response') return { response: new Response(null, { status: gate.status, headers: gate.headers }) };
+  if (gate.kind === 'response') return { response: gate.response };
   for (const [k, v] of Object.entries(PROTECTED_HEADERS)) astro.response.headers.set(k, v);
   if (gate.kind === 'granted') return {};
   if (gate.kind === 'password') {
