@@ -239,6 +239,28 @@ test.describe('the CIAM-role page', () => {
   });
 });
 
+test('the public APIs know nothing of them: the search API finds none of their words, the news feed none of their titles', async () => {
+  const search = async (siteSlug: string, query: string) => {
+    const res = await raw('/api/search-proxy/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ localeCode: 'en', siteSlug, query }) });
+    expect(res.status, query).toBe(200);
+    return res.text;
+  };
+  // Words only the protected pages use (main site and brand portal) are found nowhere …
+  for (const [site, word] of [['', 'Isarblick'], ['', 'lanyard'], ['', 'Kronberg'], ['brand-portal', 'anthracite']]) {
+    const text = await search(site!, word!);
+    // The search is fuzzy: it may answer public pages with similar words, never a protected page or its text.
+    const urls = (JSON.parse(text) as { records: { url: string }[] }).records.map((r) => r.url);
+    expect(urls.filter((u) => protectedPages.some((p) => u.startsWith(urlOf(p)))), word).toEqual([]);
+    expect(text.toLowerCase(), word).not.toContain(`<mark>${word!.toLowerCase()}</mark>`);
+    for (const p of protectedPages) for (const t of [p.content.en!.title, ...textsOf(p)]) expect(text, word).not.toContain(t);
+  }
+  // … while the index answers for public words.
+  expect(JSON.parse(await search('', 'Dierikon')).records.length).toBeGreaterThan(0);
+  const feed = await raw('/api/news-feed?lang=en');
+  expect(feed.status).toBe(200);
+  for (const p of protectedPages) expect(feed.text).not.toContain(p.content.en!.title);
+});
+
 /** `grep -rFo` (fixed strings, all needles in one pass) below `dirs`, in the text files: `file:needle` per hit. */
 async function grepFixed(needles: readonly string[], dirs: readonly string[]): Promise<string[]> {
   const file = test.info().outputPath(`needles-${needles.length}.txt`);
