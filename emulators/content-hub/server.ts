@@ -233,6 +233,13 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
           return store.data.redirects.filter((r) => wanted.has(r.previousUrl) || wanted.has(r.previousUrl.split('#')[0]!));
         },
         allSystemRedirects: () => store.data.redirects,
+        // The secret half of a page's protection, kept out of `Page` (see schema.graphql).
+        pageProtection: (_: unknown, a: { id: string; stage: Stage }) => {
+          const p = store.pageById(a.id);
+          if (!p || !inStage(p, a.stage)) return null;
+          const protection = p.protection ?? 0;
+          return { id: p.id, protection, passwordHash: protection === 1 ? p.passwordHash ?? null : null, requiredRole: protection === 2 ? p.requiredRole ?? null : null };
+        },
         file: (_: unknown, a: { slug: string; locale?: string | null }) => {
           const found: RawFile[] = [];
           const usedBy = new Map<string, FileUsage>();

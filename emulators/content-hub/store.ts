@@ -13,6 +13,10 @@ export interface RawPage {
   theme?: string;
   countries?: string[];
   protection?: number;
+  /** scrypt hash of the password of a protection-1 page (never answered with the page). */
+  passwordHash?: string;
+  /** The customer-area role a protection-2 page requires. */
+  requiredRole?: string;
   stages?: string[];
   updatedAt?: string;
   content: Localized<{ title: string; description?: string; modules: unknown[] }>;

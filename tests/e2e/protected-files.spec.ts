@@ -77,13 +77,17 @@ test('an unknown file looks exactly like a refused one', async () => {
   expect([res.status, res.text, res.headers['cache-control']]).toEqual([404, 'File not found', 'private, no-store']);
 });
 
-test('a child of a protected page shows the protection notice, not its content', async () => {
+test('a child of a protected page answers its protected parent\'s password form, not its content', async () => {
   const child = protectedPages.find((p) => !p.protection && p.parent)!;
-  const path = `/en/${byId.get(child.parent!)!.slug}/${child.slug}`;
-  const res = await raw(path, { host: 'events.localhost' });
+  const slugs: string[] = [];
+  for (let p: RawPage | undefined = child; p; p = p.parent ? byId.get(p.parent) : undefined) slugs.unshift(p.slug);
+  expect(child.site).toBe('site-main');
+  const res = await raw(`/en/${slugs.join('/')}`);
   expect(res.status).toBe(200);
   expect(res.headers['x-render']).toBe('on-demand');
-  expect(res.text).toContain(child.content.en!.title);
+  expect(res.headers['cache-control']).toBe('private, no-store');
+  expect(res.text).toContain('name="password"');
+  expect(res.text).not.toContain(child.content.en!.title);
   for (const f of filesIn(child.content)) expect(res.text).not.toContain(`/file/${f.slug}`);
   expect(res.text).not.toContain((child.content.en!.modules[0] as { blocks: { text: string }[] }).blocks[0]!.text);
 });

@@ -53,9 +53,11 @@ test('pages are prerendered into one tree per host with payloads and agreeing ma
 test('payloads hold the page model and nothing protected', async () => {
   const payload = JSON.parse((await raw(`/en${DATA.aboutUs}/_payload.json`)).text) as { page: { title: string; protection: number } };
   expect(payload.page.protection).toBe(0);
-  const events = latest('events.localhost');
-  const meta = JSON.parse(readFileSync(join(STATIC, 'events.localhost/builds/meta', `${events.id}.json`), 'utf8')) as { routes: Record<string, unknown> };
-  expect(Object.keys(meta.routes).some((r) => r.includes('internal-2025'))).toBe(false);
+  // The protected pages (spec 2.4) live on the main site: none of them, nor a child, is a static route.
+  const main = latest('localhost');
+  const meta = JSON.parse(readFileSync(join(STATIC, 'localhost/builds/meta', `${main.id}.json`), 'utf8')) as { routes: Record<string, unknown> };
+  expect(Object.keys(meta.routes).filter((r) => /internal|brand-portal-protected|service-bulletins/.test(r))).toEqual([]);
+  expect(Object.keys(meta.routes)).toContain('/en/events');
 });
 
 test('revalidation needs the secret and a well-formed body', async () => {

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
-import { fetchFileBody, getFile as findFile, NO_GRANTS } from '../../lib/content/index.ts';
+import { fetchFileBody, getFile as findFile } from '../../lib/content/index.ts';
+import { grantsFromCookies } from '../protected-pages/grant.server.ts';
 import { apiContext } from '../platform/context.ts';
 
 const Query = v.object({
@@ -10,12 +11,14 @@ const Query = v.object({
 });
 
 /** /file/{slug}?l={locale}&dl=true: a download from the content hub; dl=true forces "save as". */
-export const downloadFile: APIRoute = async ({ params, url, locals }) => {
+export const downloadFile: APIRoute = async ({ params, url, locals, request }) => {
   const parsed = v.safeParse(Query, { slug: params.slug, l: url.searchParams.get('l') ?? undefined, dl: url.searchParams.get('dl') ?? undefined });
   if (!parsed.success) return new Response(parsed.issues[0].message, { status: 400 });
   const { services } = apiContext(locals);
-  // No grants exist yet (password grants and CIAM roles come later): files of protected pages are refused.
-  const file = await findFile({ config: services.content, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase(), NO_GRANTS);
+  // The page grants the browser holds for downloads (the `/file`-scoped copy of each grant): a file
+  // only protected pages link is served to a holder of one of their grants, privately.
+  const grants = grantsFromCookies(request.headers.get('cookie'), services.pageGrantSecret);
+  const file = await findFile({ config: services.content, locales: [parsed.output.l, 'en'], stage: 'PUBLISHED' }, parsed.output.slug, parsed.output.l.toLowerCase(), grants);
   // The same answer for a missing file and one the caller may not have, never cached by a shared cache.
   if (!file) return new Response('File not found', { status: 404, headers: { 'Cache-Control': 'private, no-store' } });
   const upstream = await fetchFileBody(file, services.timeouts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveProtection, fileAccess, isVisitorVisible, NO_GRANTS, protectingPages, type AccessNode, type EntryAccess } from './access.ts';
+import { ancestorPath, checkAccess, effectiveProtection, fileAccess, isVisitorVisible, NO_GRANTS, protectingPages, type AccessNode, type EntryAccess } from './access.ts';
 
 const node = (id: string, protection = 0, isPublished = true): AccessNode => ({ id, protection, isPublished });
 const entry = (id: string, protection = 0, parents: AccessNode[] = [], isPublished = true): EntryAccess => ({ id, protection, isPublished, parents });
@@ -79,5 +79,52 @@ describe('fileAccess', () => {
 
   it('never grants a file of an unpublished page', () => {
     expect(fileAccess([entry('internal', 1, [], false)], new Set(['internal']))).toBeNull();
+  });
+});
+
+describe('checkAccess', () => {
+  it('opens a page nobody protects, without grants', () => {
+    expect(checkAccess(entry('p', 0, [node('parent')]), NO_GRANTS)).toEqual({ kind: 'open' });
+  });
+
+  it('locks a protected page without its grant and opens it with it', () => {
+    expect(checkAccess(entry('p', 1), NO_GRANTS)).toEqual({ kind: 'locked', by: { id: 'p', protection: 1, depth: 0 } });
+    expect(checkAccess(entry('p', 2), NO_GRANTS)).toEqual({ kind: 'locked', by: { id: 'p', protection: 2, depth: 0 } });
+    expect(checkAccess(entry('p', 1), new Set(['p']))).toEqual({ kind: 'open' });
+  });
+
+  it('locks a child by its protected ancestor, whose grant opens it', () => {
+    const child = entry('token', 0, [node('internal-2025', 1), node('events')]);
+    expect(checkAccess(child, NO_GRANTS)).toEqual({ kind: 'locked', by: { id: 'internal-2025', protection: 1, depth: 1 } });
+    expect(checkAccess(child, new Set(['internal-2025']))).toEqual({ kind: 'open' });
+  });
+
+  it('does not open a child with its own id or another page\'s grant', () => {
+    const child = entry('token', 0, [node('internal-2025', 1)]);
+    expect(checkAccess(child, new Set(['token', 'other']))).toMatchObject({ kind: 'locked', by: { id: 'internal-2025' } });
+  });
+
+  it('asks for the outermost missing grant first, then the inner one', () => {
+    const inner = entry('inner', 2, [node('middle'), node('outer', 1)]);
+    expect(checkAccess(inner, NO_GRANTS)).toEqual({ kind: 'locked', by: { id: 'outer', protection: 1, depth: 2 } });
+    expect(checkAccess(inner, new Set(['outer']))).toEqual({ kind: 'locked', by: { id: 'inner', protection: 2, depth: 0 } });
+    expect(checkAccess(inner, new Set(['outer', 'inner']))).toEqual({ kind: 'open' });
+  });
+
+  it('treats an unknown protection level above 2 as a role protection', () => {
+    expect(checkAccess(entry('p', 7), NO_GRANTS)).toMatchObject({ by: { protection: 2 } });
+  });
+
+  it('never opens an unpublished entry', () => {
+    expect(checkAccess(entry('p', 0, [], false), NO_GRANTS)).toEqual({ kind: 'unpublished' });
+  });
+});
+
+describe('ancestorPath', () => {
+  it('cuts a page path down to the ancestor depth levels up', () => {
+    expect(ancestorPath('/events/internal-2025/x4m9q2tz', 0)).toBe('/events/internal-2025/x4m9q2tz');
+    expect(ancestorPath('/events/internal-2025/x4m9q2tz', 1)).toBe('/events/internal-2025');
+    expect(ancestorPath('/events/internal-2025/x4m9q2tz', 2)).toBe('/events');
+    expect(ancestorPath('/events', 1)).toBe('');
   });
 });

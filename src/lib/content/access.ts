@@ -66,3 +66,47 @@ export function fileAccess(usedBy: readonly EntryAccess[], grants: Grants): 'pub
   if (usedBy.some((u) => isGranted(u, grants))) return 'granted';
   return null;
 }
+
+/** A protected page of a chain: its id, its own level and how far up the chain it sits (0 = the entry itself). */
+export interface Protector {
+  id: string;
+  protection: 1 | 2;
+  /** 0 for the entry itself, 1 for its parent, 2 for the grandparent … */
+  depth: number;
+}
+
+/** What a visitor meets at an entry (see {@link checkAccess}). */
+export type AccessCheck =
+  /** Neither the entry nor an ancestor is protected, or the caller holds every grant: show it. */
+  | { kind: 'open' }
+  /** A protected page of the chain whose grant the caller lacks: ask for its password or role. */
+  | { kind: 'locked'; by: Protector }
+  /** Not published: nobody sees it here. */
+  | { kind: 'unpublished' };
+
+/**
+ * The protection check of a page request, pure: open when every protected page of the chain is
+ * granted, else locked by the OUTERMOST protected page the caller has no grant for (its grant,
+ * scoped to its path, also covers the pages below it; a page protected again below it asks next).
+ * @example checkAccess(entry('child', 0, [node('parent', 1)]), new Set()) // { kind: 'locked', by: { id: 'parent', protection: 1, depth: 1 } }
+ * @example checkAccess(entry('child', 0, [node('parent', 1)]), new Set(['parent'])) // { kind: 'open' }
+ */
+export function checkAccess(entry: EntryAccess, grants: Grants): AccessCheck {
+  if (!entry.isPublished) return { kind: 'unpublished' };
+  const chain = [entry, ...entry.parents];
+  for (let depth = chain.length - 1; depth >= 0; depth--) {
+    const n = chain[depth]!;
+    if (n.protection > 0 && !grants.has(n.id)) return { kind: 'locked', by: { id: n.id, protection: level(n.protection) as 1 | 2, depth } };
+  }
+  return { kind: 'open' };
+}
+
+/**
+ * The site-relative path of the ancestor `depth` levels up from a page path (0 = the page itself):
+ * a page's path is the chain of its ancestors' slugs, so the ancestor's path is a prefix of it.
+ * @example ancestorPath('/events/internal-2025/x4m9q2tz', 1) // '/events/internal-2025'
+ */
+export function ancestorPath(pagePath: string, depth: number): string {
+  const segments = pagePath.split('/').filter(Boolean);
+  return `/${segments.slice(0, Math.max(0, segments.length - depth)).join('/')}`.replace(/^\/$/, '');
+}

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentHub } from '../../../emulators/content-hub/server.ts';
-import { getFile, getPageByPath, NO_GRANTS, type ContentContext } from './index.ts';
+import { getFile, getPageByPath, getPageProtection, NO_GRANTS, type ContentContext } from './index.ts';
+import { isPasswordHash } from '../crypto/password.ts';
 import type { Site } from '../../site/types.ts';
 
 // The file lookup against the content-hub emulator over the demo data: who may have a file follows
@@ -12,6 +13,7 @@ import type { Site } from '../../site/types.ts';
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
 const INTERNAL_2025 = 'cmh9fgc1bt1i8bqnbfu0qb06p';
 const BRAND_PORTAL_PROTECTED = 'cmq9vyjqr9kbcsmxze12fzdff';
+const ROLE_PAGE = 'c6j0cuwhsyydm8jqiv9tf1zc1';
 let server: Server;
 let en: ContentContext;
 
@@ -60,9 +62,25 @@ describe('getFile', () => {
 
 describe('page protection', () => {
   it('protects a child of a protected page and names the page whose grant opens it', async () => {
-    const site = { id: 'site-events-na' } as Site;
-    expect(await getPageByPath(en, site, '/internal-2025')).toMatchObject({ protection: 1, protectedBy: [INTERNAL_2025] });
-    expect(await getPageByPath(en, site, '/internal-2025/x4m9q2tz')).toMatchObject({ protection: 1, protectedBy: [INTERNAL_2025] });
-    expect(await getPageByPath(en, site, '/trade-shows')).toMatchObject({ protection: 0, protectedBy: [] });
+    const site = { id: 'site-main' } as Site;
+    expect(await getPageByPath(en, site, '/events/internal-2025')).toMatchObject({ protection: 1, protectedBy: [INTERNAL_2025] });
+    expect(await getPageByPath(en, site, '/events/internal-2025/x4m9q2tz')).toMatchObject({ protection: 1, protectedBy: [INTERNAL_2025] });
+    expect(await getPageByPath(en, site, '/events')).toMatchObject({ protection: 0, protectedBy: [] });
+  });
+});
+
+describe('getPageProtection', () => {
+  it('answers a password page\'s hash and a role page\'s role, never both, and nothing for a public page', async () => {
+    const password = await getPageProtection(en, INTERNAL_2025);
+    expect(password).toMatchObject({ id: INTERNAL_2025, protection: 1, requiredRole: null });
+    expect(isPasswordHash(password!.passwordHash!)).toBe(true);
+    expect(await getPageProtection(en, ROLE_PAGE)).toEqual({ id: ROLE_PAGE, protection: 2, passwordHash: null, requiredRole: 'kmx_int_serviceticketing_active' });
+    expect(await getPageProtection(en, 'cmq4x7t2k9v3n8b5z1w6r0yhd')).toEqual({ id: 'cmq4x7t2k9v3n8b5z1w6r0yhd', protection: 0, passwordHash: null, requiredRole: null });
+    expect(await getPageProtection(en, 'no-such-page')).toBeNull();
+  });
+
+  it('never puts the hash into a page answer', async () => {
+    const page = await getPageByPath(en, { id: 'site-main' } as Site, '/events/internal-2025');
+    expect(JSON.stringify(page)).not.toContain('scrypt$');
   });
 });

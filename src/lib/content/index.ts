@@ -15,7 +15,7 @@ export type { ContentConfig, ContentContext, Stage } from './client.ts';
 export type { ContentModule, Page, SystemRedirect } from './types.ts';
 export type { NavigationOptions } from './map.ts';
 export { ContentError };
-export { NO_GRANTS, type Grants } from './access.ts';
+export { NO_GRANTS, checkAccess, ancestorPath, type Grants, type AccessCheck, type EntryAccess, type Protector } from './access.ts';
 export * from './editorial.ts';
 export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area.ts';
 
@@ -71,6 +71,27 @@ export async function findSystemRedirect(ctx: ContentContext, pathname: string, 
 export async function listSystemRedirects(ctx: ContentContext): Promise<SystemRedirect[]> {
   const raw = await contentQuery(ctx, 'allSystemRedirects', q.ALL_SYSTEM_REDIRECTS, {}, s.AllSystemRedirectsSchema);
   return raw.allSystemRedirects;
+}
+
+/** The secret half of a page's protection: what the server checks a password or a role against. */
+export interface PageProtection {
+  id: string;
+  protection: 0 | 1 | 2;
+  /** scrypt hash of the page's password (protection 1); null when none is set (then no password opens it). */
+  passwordHash: string | null;
+  /** The customer-area role a user needs (protection 2); null when none is set (then nobody gets in). */
+  requiredRole: string | null;
+}
+
+/**
+ * The password hash or required role of a page (by id, in the context's stage), or null when the
+ * hub has no such page. Server only and never cached in the data cache: the hash must not reach a
+ * model, payload or log; only the protected-pages feature calls this.
+ */
+export async function getPageProtection(ctx: ContentContext, id: string): Promise<PageProtection | null> {
+  const raw = await contentQuery(ctx, 'pageProtection', q.PAGE_PROTECTION, { id, stage: ctx.stage }, s.PageProtectionSchema);
+  const p = raw.pageProtection;
+  return p ? { id: p.id, protection: p.protection, passwordHash: p.passwordHash ?? null, requiredRole: p.requiredRole ?? null } : null;
 }
 
 export interface FileAsset {

@@ -136,6 +136,7 @@ export function mapPage(raw: RawPage, onInvalid: (message: string) => void = () 
     countries: raw.countries,
     protection: effectiveProtection(raw),
     protectedBy: protectingPages(raw),
+    access: { id: raw.id, protection: raw.protection, isPublished: raw.isPublished, parents: raw.parents },
     languages: raw.languages,
     contentLanguage: raw.contentLanguage,
     title: raw.title,

@@ -106,6 +106,13 @@ export const ALL_SYSTEM_REDIRECTS = /* GraphQL */ `
   }
 `;
 
+/** Server only: the hash or role behind a page's protection (never part of a page answer). */
+export const PAGE_PROTECTION = /* GraphQL */ `
+  query PageProtection($id: ID!, $stage: Stage!) {
+    pageProtection(id: $id, stage: $stage) { id protection passwordHash requiredRole }
+  }
+`;
+
 export const FILE = /* GraphQL */ `
   query File($slug: String!, $locale: String) {
     file(slug: $slug, locale: $locale) {

@@ -190,3 +190,7 @@ export const FileSchema = v.object({
     usedBy: v.array(v.object({ ...PageAccessSchema.entries, type: str, parents: v.array(PageAccessSchema) })),
   })),
 });
+
+export const PageProtectionSchema = v.object({
+  pageProtection: v.nullable(v.object({ id: str, protection: v.picklist([0, 1, 2]), passwordHash: nstr, requiredRole: nstr })),
+});

@@ -1,5 +1,6 @@
 import type { ImageAsset } from '../../site/types.ts';
 import type { RawModule } from './schema.ts';
+import type { EntryAccess } from './access.ts';
 
 /** A content module as the page components render it (links already domain Links). */
 export type ContentModule = RawModule;
@@ -24,6 +25,8 @@ export interface Page {
   protection: 0 | 1 | 2;
   /** Ids of the protected pages (this one and its ancestors) whose grants open this page. */
   protectedBy: string[];
+  /** The page's own protection and its parent chain (access.ts `checkAccess` decides over it). */
+  access: EntryAccess;
   /** Languages the page exists in. */
   languages: string[];
   contentLanguage: string;

@@ -29,4 +29,10 @@ describe('callback validation (spec §2, §5, §8)', () => {
     expect(parseSavedSignIn(JSON.stringify(saved))).toEqual(saved);
     for (const raw of [null, '', '{', '{"state":"s"}', JSON.stringify({ ...saved, locale: '/evil.example' }), JSON.stringify({ ...saved, locale: 'EN' })]) expect(parseSavedSignIn(raw)).toBeNull();
   });
+  it('keeps a same-origin return path and drops anything that could leave the site', () => {
+    expect(parseSavedSignIn(JSON.stringify({ ...saved, returnTo: '/en/service-bulletins' }))).toEqual({ ...saved, returnTo: '/en/service-bulletins' });
+    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/en/x?y=1', 'javascript:alert(1)', 42]) {
+      expect(parseSavedSignIn(JSON.stringify({ ...saved, returnTo }))).toEqual(saved);
+    }
+  });
 });

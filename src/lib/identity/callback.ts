@@ -13,7 +13,15 @@ export interface SavedSignIn {
   redirectUri: string;
   /** The full locale (`de-ch`) the visitor returns to. */
   locale: string;
+  /** The same-origin page path to return to instead of the localized /mykomax (a protected page that asked to sign in). */
+  returnTo?: string;
 }
+
+/** A same-origin absolute path (`/en/service-bulletins`), never `//host` or a scheme. */
+const RETURN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~%/]{0,512}$/;
+
+/** Whether a path may be returned to after signing in. */
+export const isReturnPath = (path: string): boolean => RETURN_PATH.test(path);
 
 /** The `missing params` message, with the provider's error and description when present. */
 export function missingParamsMessage(params: URLSearchParams): string {
@@ -43,7 +51,8 @@ export function parseSavedSignIn(raw: string | null): SavedSignIn | null {
     if (!v || typeof v.state !== 'string' || typeof v.verifier !== 'string' || typeof v.redirectUri !== 'string' || typeof v.locale !== 'string') return null;
     // The locale becomes a path segment of the page the callback goes to: never anything else.
     if (!LOCALE_SEGMENT.test(v.locale)) return null;
-    return { state: v.state, verifier: v.verifier, redirectUri: v.redirectUri, locale: v.locale };
+    const returnTo = typeof v.returnTo === 'string' && isReturnPath(v.returnTo) ? v.returnTo : undefined;
+    return { state: v.state, verifier: v.verifier, redirectUri: v.redirectUri, locale: v.locale, ...(returnTo ? { returnTo } : {}) };
   } catch {
     return null;
   }

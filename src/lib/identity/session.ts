@@ -1,5 +1,5 @@
 import { OidcClient, WebStorageStateStore } from 'oidc-client-ts';
-import { validateCallback } from './callback.ts';
+import { isReturnPath, validateCallback } from './callback.ts';
 import { BLANK_CALLBACK_PATH, IDENTITY_REQUEST_TIMEOUT_MS, SIGN_IN_TIMEOUT_MS } from './constants.ts';
 import { authorizeErrorMessage, isRecoverable, type LoginMode } from './errors.ts';
 import { createPkce } from './pkce.ts';
@@ -119,16 +119,16 @@ async function finishSignIn(cfg: IdentityPageConfig, code: string, verifier: str
 }
 
 /** Spec §4 step 3: the parameters go to session storage, the browser to the provider's sign-in. Never resolves. */
-async function redirectToSignIn(cfg: IdentityPageConfig): Promise<never> {
+async function redirectToSignIn(cfg: IdentityPageConfig, returnTo?: string): Promise<never> {
   const endpoint = await oidc(cfg).metadataService.getAuthorizationEndpoint();
   const pkce = await createPkce();
   const redirectUri = callbackUri(cfg);
-  saveSignIn({ state: pkce.state, verifier: pkce.verifier, redirectUri, locale: cfg.locale });
+  saveSignIn({ state: pkce.state, verifier: pkce.verifier, redirectUri, locale: cfg.locale, ...(returnTo && isReturnPath(returnTo) ? { returnTo } : {}) });
   location.assign(authorizeUrl(endpoint, { clientId: cfg.clientId, redirectUri, state: pkce.state, challenge: pkce.challenge }));
   return new Promise<never>(() => {});
 }
 
-async function establish(cfg: IdentityPageConfig, forceRenew: boolean): Promise<Session> {
+async function establish(cfg: IdentityPageConfig, forceRenew: boolean, returnTo?: string): Promise<Session> {
   const tokens = storedTokens();
   if (shouldReuse(tokens, Date.now(), forceRenew)) {
     try {
@@ -149,7 +149,7 @@ async function establish(cfg: IdentityPageConfig, forceRenew: boolean): Promise<
   } catch (err) {
     if (!isRecoverable(err, LOGIN_MODE)) throw err;
     identityLog('info', `silent sign-in: ${(err as Error).message}; signing in`);
-    return redirectToSignIn(cfg);
+    return redirectToSignIn(cfg, returnTo);
   }
 }
 
@@ -159,9 +159,11 @@ let inflight: Promise<Session> | null = null;
  * The signed-in session of spec §4: the stored token while it has more than 180 s left (unless
  * `forceRenew`), else a silent renewal, else the provider's sign-in page (then it never
  * resolves). Rejects with the error to show as technical detail when signing in is impossible.
+ * `returnTo` (a same-origin path) is where the callback goes after that sign-in instead of the
+ * localized /mykomax (a protected page that asked the visitor to log in).
  */
-export function ensureSession(opts: { forceRenew?: boolean } = {}): Promise<Session> {
-  inflight ??= (async () => establish(readIdentityConfig(), !!opts.forceRenew))().finally(() => { inflight = null; });
+export function ensureSession(opts: { forceRenew?: boolean; returnTo?: string } = {}): Promise<Session> {
+  inflight ??= (async () => establish(readIdentityConfig(), !!opts.forceRenew, opts.returnTo))().finally(() => { inflight = null; });
   return inflight;
 }
 
@@ -187,7 +189,7 @@ export async function completeSignIn(search: string = location.search): Promise<
   const { code, saved } = validateCallback(new URLSearchParams(search), readSignIn());
   clearSignIn();
   await finishSignIn(cfg, code, saved.verifier, saved.redirectUri);
-  return `/${saved.locale}/mykomax`;
+  return saved.returnTo ?? `/${saved.locale}/mykomax`;
 }
 
 /**
