@@ -23,7 +23,6 @@ export interface Cell {
 }
 
 const num = (text: string): Cell => ({ text, numeric: true });
-const txt = (text: string): Cell => ({ text, numeric: false });
 /** What an empty cell shows. */
 export const NO_VALUE = '–';
 
