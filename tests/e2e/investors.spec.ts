@@ -73,7 +73,7 @@ test.describe('investor relations page', () => {
     const total = main.getByRole('img', { name: 'Total return', exact: true });
     await expect(total).toHaveAccessibleDescription(/Komax registered share: from 100\.0 to 118\.6.*Swiss Performance Index \(SPI\): from 100\.0 to 100\.8/);
     const dashes = await total.locator('.ir-chart__line').evaluateAll((paths) => paths.map((p) => p.getAttribute('stroke-dasharray')));
-    expect(dashes).toEqual([null, '7 4']);
+    expect(dashes).toEqual([null, '10 6']);
     await expect(main.getByRole('list', { name: 'Legend' }).nth(1).getByRole('listitem')).toHaveText(['Komax registered share', 'Swiss Performance Index (SPI)']);
 
     // The figures behind each chart, in a table that opens without script (a native <details>).

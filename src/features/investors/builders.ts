@@ -145,8 +145,8 @@ export function annualFiguresTable(m: InvestorModuleOf<'annualFigures'>, locale:
 
 // ── Charts ──────────────────────────────────────────────────────────────────
 
-/** The chart's drawing size in SVG units (the SVG scales to its container). */
-export const CHART_SIZE = { width: 720, height: 340, margin: { top: 16, right: 24, bottom: 40, left: 76 } } as const;
+/** The chart's drawing size in SVG units (the SVG scales to its container; the margins hold the axis labels at phone size too). */
+export const CHART_SIZE = { width: 720, height: 340, margin: { top: 16, right: 44, bottom: 40, left: 76 } } as const;
 
 export interface ChartModel {
   geometry: ChartGeometry;

@@ -27,9 +27,9 @@ export interface LineStyle {
 /** Line styles in series order: solid with circles, dashed with squares, dotted with triangles, dash-dot with diamonds. */
 export const LINE_STYLES: readonly LineStyle[] = [
   { dash: null, marker: 'circle' },
-  { dash: '7 4', marker: 'square' },
-  { dash: '2 3', marker: 'triangle' },
-  { dash: '9 3 2 3', marker: 'diamond' },
+  { dash: '10 6', marker: 'square' },
+  { dash: '3 5', marker: 'triangle' },
+  { dash: '12 5 3 5', marker: 'diamond' },
 ];
 
 export interface ChartOptions {
