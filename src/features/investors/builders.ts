@@ -158,7 +158,8 @@ export interface ChartModel {
 }
 
 function chartModel(series: ChartSeries[], locale: string, value: (v: number) => string, axisValue: (v: number) => string, reference?: number): ChartModel {
-  const geometry = lineChart(series, { ...CHART_SIZE, formatValue: axisValue, formatDate: (d) => formatAxisMonth(d, locale), reference });
+  // Five dates on the axis: half-years for two years of months, with room between labels at phone size.
+  const geometry = lineChart(series, { ...CHART_SIZE, formatValue: axisValue, formatDate: (d) => formatAxisMonth(d, locale), reference, xTicks: 5 });
   const summaries = series.flatMap((s) => {
     const sum = summarize(s.points);
     return sum ? [{
