@@ -9,6 +9,7 @@ function typeLabel(name: string): string {
   if (/brochure/i.test(name)) return 'BROCHURE';
   if (/datasheet/i.test(name)) return 'DATASHEET';
   if (/manual/i.test(name)) return 'MANUAL';
+  if (/annual-report/i.test(name)) return 'ANNUAL REPORT';
   return 'DOCUMENT';
 }
 

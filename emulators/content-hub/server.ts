@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
+import { documentThumbnail } from '../catalogue/thumbnail.ts';
 import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
 import { translation } from './translation.ts';
@@ -291,6 +292,13 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
       res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
+      return;
+    }
+    // Document thumbnails (the annual report's first page), as the catalogue serves them.
+    const thumb = /^\/assets\/thumbs\/([a-z0-9-]{1,80})\.svg$/.exec(url.pathname);
+    if (thumb) {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+      res.end(documentThumbnail(thumb[1]!));
       return;
     }
     if (url.pathname === '/assets/unsafe/script.svg') {

@@ -31,3 +31,70 @@ export function longDateFormat(locale: string): Intl.DateTimeFormat {
 export function formatDate(iso: string, locale: string): string {
   return longDateFormat(locale).format(new Date(iso));
 }
+
+// Investor figures (issue 14): numbers, amounts, percentages and calendar days in the page's
+// locale (German as de-CH: 1’234.5). Formatters are made once per locale and option set.
+
+/**
+ * Swiss grouping in the spec's typography: newer ICU data group de-CH with a straight apostrophe
+ * (1'234.5); the spec writes the typographic one (1’234.5). No other character of a formatted
+ * number is an apostrophe, so the swap touches only the grouping.
+ */
+const typographic = (text: string) => text.replaceAll("'", '’');
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const id = `${locale}|${key}`;
+  let format = numberFormats.get(id);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(id, format);
+  }
+  return format;
+}
+
+/** A number with a fixed count of decimals: 1234.5 → '1’234.5' (de-CH), '1,234.5' (en). */
+export function formatNumber(value: number, locale: string, decimals = 0): string {
+  return typographic(numberFormat(locale, `n${decimals}`, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value));
+}
+
+/** An amount in a currency: 5 → 'CHF 5.00' (en, de-CH), '5,00 CHF' (fr). */
+export function formatCurrency(value: number, locale: string, currency: string, decimals = 2): string {
+  return typographic(numberFormat(locale, `c${currency}${decimals}`, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value));
+}
+
+/** A percentage given as percent (45.9 → '45.9%' in en, '45,9 %' in fr). */
+export function formatPercent(percent: number, locale: string, decimals = 1): string {
+  // Scaled here rather than by Intl's percent style on value / 100, so 45.9 never reads 45.899….
+  const scaled = Math.round(percent * 10 ** decimals) / 10 ** (decimals + 2);
+  return typographic(numberFormat(locale, `p${decimals}`, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(scaled));
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(locale: string, key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const id = `${locale}|${key}`;
+  let format = dayFormats.get(id);
+  if (!format) {
+    // Calendar days are UTC midnights: formatted in UTC, so no time zone moves them a day.
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+    dayFormats.set(id, format);
+  }
+  return format;
+}
+
+const utcDay = (isoDay: string) => new Date(`${isoDay.slice(0, 10)}T00:00:00Z`);
+
+/** A calendar day ('2023-03-14'): 'March 14, 2023' (en), '14. März 2023' (de-CH), '14 mars 2023' (fr). */
+export function formatDay(isoDay: string, locale: string): string {
+  return dayFormat(locale, 'long', { dateStyle: 'long' }).format(utcDay(isoDay));
+}
+
+/** The month of a calendar day, short: 'Jan 2021' (en), 'Jan. 2021' (de-CH), '2021年1月' (ja). */
+export function formatMonth(isoDay: string, locale: string): string {
+  return dayFormat(locale, 'month', { month: 'short', year: 'numeric' }).format(utcDay(isoDay));
+}
+
+/** A compact date for chart axes: 'Jan 21'-like, in the locale's order. */
+export function formatAxisMonth(isoDay: string, locale: string): string {
+  return dayFormat(locale, 'axis', { month: 'short', year: '2-digit' }).format(utcDay(isoDay));
+}

@@ -1,5 +1,6 @@
 import type { ContentModule, Page } from '../../lib/content/index.ts';
 import type { SearchText } from '../platform/page-model.ts';
+import { investorModuleText } from '../investors/search-text.ts';
 
 /** The readable text of content modules, for the search index. */
 export function modulesText(modules: ContentModule[]): string {
@@ -15,6 +16,9 @@ export function modulesText(modules: ContentModule[]): string {
       case 'accordion': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text])); break;
       case 'downloads': parts.push(m.title ?? '', ...m.files.map((f) => f.title)); break;
       case 'quote': parts.push(m.text, m.author, m.role ?? ''); break;
+      case 'dividendPolicy': case 'shareDistribution': case 'keyData': case 'sharePrice': case 'totalReturn':
+      case 'shareholders': case 'financialCalendar': case 'annualFigures': case 'annualReport':
+        parts.push(...investorModuleText(m)); break;
     }
   }
   return parts.filter(Boolean).join('\n');

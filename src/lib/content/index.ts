@@ -13,6 +13,7 @@ import { fileAccess, type Grants } from './access.ts';
 
 export type { ContentConfig, ContentContext, Stage } from './client.ts';
 export type { ContentModule, Page, SystemRedirect } from './types.ts';
+export type { InvestorModule, InvestorModuleOf } from './types.ts';
 export type { NavigationOptions } from './map.ts';
 export { ContentError };
 export { NO_GRANTS, checkAccess, ancestorPath, type Grants, type AccessCheck, type EntryAccess, type Protector } from './access.ts';

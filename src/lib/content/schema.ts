@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { Link } from '../../site/navigation-types.ts';
+import { INVESTOR_MODULE_SCHEMAS } from './investor-schema.ts';
 
 /** valibot schemas for the raw content-hub answers (the boundary; map.ts turns them into domain types). */
 
@@ -146,6 +147,8 @@ export const ModuleSchema = v.variant('type', [
     files: v.array(v.object({ slug: str, title: str, fileName: str, url: str, size: v.number(), locale: str })),
   }),
   v.object({ type: v.literal('quote'), text: str, author: str, role: nstr, image: v.nullish(AssetSchema) }),
+  // Investor relations (issue 14): dividend policy … annual report, see investor-schema.ts.
+  ...INVESTOR_MODULE_SCHEMAS,
 ]);
 export type RawModule = v.InferOutput<typeof ModuleSchema>;
 

@@ -5,6 +5,9 @@ import type { EntryAccess } from './access.ts';
 /** A content module as the page components render it (links already domain Links). */
 export type ContentModule = RawModule;
 export type ModuleType = ContentModule['type'];
+/** The investor-relations modules (issue 14): dividend policy, share distribution … annual report. */
+export type InvestorModule = Extract<ContentModule, { type: 'dividendPolicy' | 'shareDistribution' | 'keyData' | 'sharePrice' | 'totalReturn' | 'shareholders' | 'financialCalendar' | 'annualFigures' | 'annualReport' }>;
+export type InvestorModuleOf<T extends InvestorModule['type']> = Extract<InvestorModule, { type: T }>;
 
 /** A content page (spec §3 Page), in the language it was resolved to. */
 export interface Page {

@@ -1,0 +1,4 @@
+import { calendarEvent } from '../../../../../features/investors/calendar-api.server.ts';
+
+/** GET /api/investors/calendar/{pageId}/{eventId}.ics?l={locale}: see calendarEvent. */
+export const GET = calendarEvent;
