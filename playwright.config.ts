@@ -49,7 +49,8 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/start.ts',
     url: `http://127.0.0.1:${E2E_PORT}/en`,
-    timeout: 240_000,
+    // A fresh checkout builds the app and prerenders every route (~9,000) before the first test.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
