@@ -7,6 +7,7 @@ import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type Raw
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
+import { forms } from './forms.ts';
 import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,6 +27,10 @@ export interface HubHelpers {
   store: ContentStore;
   /** Registers more entries that can link files (stories, media releases), for `File.usedBy`. */
   addFileLinks(source: () => Iterable<FileLink>): void;
+  /** Where extensions keep what visitors send (the forms store); undefined: in memory. */
+  formsDataDir?: string;
+  /** Runs `fn` when this hub closes (an extension's per-hub resources). */
+  onClose(fn: () => void): void;
 }
 
 /** An entry (page, story, media release) and one file its published content links. */
@@ -52,7 +57,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [editorial, customerArea];
+const EXTENSIONS: HubExtension[] = [editorial, customerArea, forms];
 
 /** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
 export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];
@@ -70,7 +75,7 @@ function inStage(page: RawPage, stage: Stage): boolean {
 }
 
 /** Starts the content hub emulator; resolves once it listens on 127.0.0.1. */
-export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean }): Promise<{ server: Server; store: ContentStore; url: string }> {
+export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean; formsDataDir?: string }): Promise<{ server: Server; store: ContentStore; url: string }> {
   const store = new ContentStore(opts.dataDir, { watch: opts.watch });
   // Port 0 picks a free port: the origin is known once the server (created below) listens.
   const originOf = () => `http://127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? opts.port}`;
@@ -176,9 +181,12 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     }
   }];
 
+  const closers: (() => void)[] = [];
   const helpers: HubHelpers = {
     get origin() { return originOf(); }, abs, resolveJson, store,
     addFileLinks: (source) => { fileSources.push(source); },
+    formsDataDir: opts.formsDataDir,
+    onClose: (fn) => { closers.push(fn); },
   };
   const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
@@ -313,6 +321,6 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
-  server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); });
+  server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); for (const fn of closers) fn(); });
   return { server, store, url: `${originOf()}/graphql` };
 }
