@@ -15,6 +15,7 @@ export function modulesText(modules: ContentModule[]): string {
       case 'accordion': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text])); break;
       case 'downloads': parts.push(m.title ?? '', ...m.files.map((f) => f.title)); break;
       case 'quote': parts.push(m.text, m.author, m.role ?? ''); break;
+      case 'form': parts.push(m.title ?? '', m.text ?? '', m.file?.title ?? ''); break;
     }
   }
   return parts.filter(Boolean).join('\n');

@@ -57,7 +57,7 @@ describe('POST /api/forms/{kind}', () => {
     const res = await handler(context('whitepaper', form.toString(), { type: 'application/x-www-form-urlencoded' }));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ ok: true, download: '/file/smart-factory-whitepaper?dl=true' });
+    expect(body).toMatchObject({ ok: true, download: '/file/smart-factory-whitepaper?l=de&dl=true' });
     expect(body.message).toMatch(/^Vielen Dank/);
     expect((await stored('whitepaper'))[0]).toMatchObject({ locale: 'de-ch', fields: { country: 'DE', file: 'smart-factory-whitepaper' } });
   });

@@ -75,7 +75,7 @@ export interface SubmissionDeps {
 }
 
 /** Where a valid whitepaper request gets its file: the existing file route, as a download. */
-export const downloadHref = (slug: string): string => `/file/${encodeURIComponent(slug)}?dl=true`;
+export const downloadHref = (slug: string, language: string): string => `/file/${encodeURIComponent(slug)}?l=${encodeURIComponent(language)}&dl=true`;
 
 /**
  * Runs one form post. `client` is the rate-limit key (the client address); `countries` the
@@ -91,7 +91,7 @@ export async function processSubmission(
   if (honeypotFilled(args.input)) return { kind: 'sent', stored: false, download: null };
   const checked = validateForm(args.kind, args.input, args.countries);
   if (!checked.ok) return { kind: 'invalid', errors: checked.errors };
-  const download = args.kind === 'whitepaper' ? downloadHref(String(checked.value.file)) : null;
+  const download = args.kind === 'whitepaper' ? downloadHref(String(checked.value.file), args.locale.slice(0, 2).toLowerCase()) : null;
   try {
     const result = await (deps.submit ?? submitForm)(args.content, { kind: args.kind, locale: args.locale, fields: toSubmission(checked.value) });
     if (result.ok) return { kind: 'sent', stored: true, download };
