@@ -265,7 +265,7 @@ test.describe('without JavaScript', () => {
     const message = token('no-js');
     await fillOpenSource(main, message);
     await main.getByRole('button', { name: 'Send request' }).click();
-    await expect(page.getByRole('status')).toHaveText(SUCCESS);
+    await expect(main.getByRole('status')).toHaveText(SUCCESS);
     await expect(page.getByRole('link', { name: 'Back to the previous page' })).toHaveAttribute('href', DIGITAL);
     expect((await stored('openSource')).some((s) => s.fields.message === message)).toBe(true);
   });
