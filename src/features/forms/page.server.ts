@@ -1,4 +1,5 @@
 import { clientKey } from '../../lib/http/rate-limit.ts';
+import { getLogger } from '../../lib/log/index.ts';
 import { loadChrome, loadNotFound } from '../platform/chrome.server.ts';
 import { pageContext } from '../platform/context.ts';
 import { isFormKind } from './definitions.ts';
@@ -19,7 +20,11 @@ export async function loadFormPage(locals: App.Locals, context: { params: Record
   const ctx = pageContext(locals);
   const kind = context.params.kind ?? '';
   if (!isFormKind(kind)) return { kind: 'not-found', model: await loadNotFound(ctx, ctx.request.site) };
-  const chrome = await loadChrome(ctx, ctx.request.site);
+  // A post must still get its answer (the failure text, the values kept) when the content hub is down.
+  const chrome = await loadChrome(ctx, ctx.request.site).catch((err: unknown) => {
+    getLogger('forms').warn(`form page without navigation: ${(err as Error).message}`);
+    return { header: null, footer: null };
+  });
   const headers = { 'Cache-Control': 'no-store' };
   const fileParam = context.url.searchParams.get('file');
   const file = fileParam && SLUG.test(fileParam) ? fileParam : null;
