@@ -21,6 +21,12 @@ if (!process.env.KMX_E2E_TICKETING_FRESH) {
   process.env.KMX_E2E_TICKETING_FRESH = '1';
   rmSync(E2E_TICKETING_DATA_DIR, { recursive: true, force: true });
 }
+/** The content hub's forms data folder (submissions of the request forms): fresh per run as well. */
+export const E2E_FORMS_DATA_DIR = fileURLToPath(new URL(`dist-e2e-forms-${E2E_PORT}`, import.meta.url));
+if (!process.env.KMX_E2E_FORMS_FRESH) {
+  process.env.KMX_E2E_FORMS_FRESH = '1';
+  rmSync(E2E_FORMS_DATA_DIR, { recursive: true, force: true });
+}
 
 /**
  * The editor-area password of the e2e server. Its hash is made once per run (the runner's
@@ -61,6 +67,7 @@ export default defineConfig({
       IDENTITY_DATA_DIR: E2E_IDENTITY_DATA_DIR,
       TICKETING_PORT: String(E2E_TICKETING_PORT),
       TICKETING_DATA_DIR: E2E_TICKETING_DATA_DIR,
+      FORMS_DATA_DIR: E2E_FORMS_DATA_DIR,
       REVALIDATE_SECRET: 'e2e-revalidate-secret-0123456789',
       EDITOR_PASSWORD_HASH: process.env.KMX_E2E_EDITOR_HASH,
       PAGE_GRANT_SECRET: 'e2e-page-grant-secret-0123456789abcdef',

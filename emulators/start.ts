@@ -15,6 +15,8 @@ export const IDENTITY_DATA_DIR = join(here, '../.data/identity');
 export const TICKETING_PORT = 4103;
 /** Where the ticketing emulator keeps its tickets and attachments by default (git-ignored; delete it to reset). */
 export const TICKETING_DATA_DIR = join(here, '../.data/ticketing');
+/** Where the content hub keeps the form submissions by default (git-ignored; delete it to reset). */
+export const FORMS_DATA_DIR = join(here, '../.data/forms');
 
 export interface EmulatorOptions {
   ports?: Partial<typeof EMULATOR_PORTS>;
@@ -30,6 +32,8 @@ export interface EmulatorOptions {
   ticketingPort?: number;
   /** The ticketing emulator's data folder (default .data/ticketing). */
   ticketingDataDir?: string;
+  /** The content hub's forms data folder (default .data/forms). */
+  formsDataDir?: string;
   watch?: boolean;
   quiet?: boolean;
 }
@@ -50,7 +54,7 @@ export interface RunningEmulators {
 export async function startEmulators(opts: EmulatorOptions = {}): Promise<RunningEmulators> {
   const ports = { ...EMULATOR_PORTS, ...opts.ports };
   const [hub, catalogue, identity] = await Promise.all([
-    startContentHub({ port: ports.contentHub, dataDir: join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet }),
+    startContentHub({ port: ports.contentHub, dataDir: join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet, formsDataDir: opts.formsDataDir ?? FORMS_DATA_DIR }),
     startCatalogue({ port: ports.catalogue, dataDir: join(here, 'data/catalogue'), watch: opts.watch, quiet: opts.quiet }),
     startIdentity({
       port: opts.identityPort ?? IDENTITY_PORT,

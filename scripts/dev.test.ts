@@ -38,7 +38,7 @@ describe('npm run dev', () => {
     const env: Record<string, string | undefined> = {
       ...process.env, PORT: String(port), CONTENT_HUB_PORT: '0', CATALOGUE_PORT: '0', CI: 'true',
       IDENTITY_PORT: String(await freePort()), IDENTITY_DATA_DIR: join(data, 'identity'),
-      TICKETING_PORT: String(await freePort()), TICKETING_DATA_DIR: join(data, 'ticketing'),
+      TICKETING_PORT: String(await freePort()), TICKETING_DATA_DIR: join(data, 'ticketing'), FORMS_DATA_DIR: join(data, 'forms'),
     };
     // As from a shell: no endpoints (so the emulators start), and none of vitest's variables
     // (Astro's dev server skips its request handler when it sees VITEST).

@@ -1,6 +1,6 @@
 // What npm start and npm run dev share: the emulators on loopback and the list of the demo sites.
 import { resolve } from 'node:path';
-import { IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, TICKETING_DATA_DIR, TICKETING_PORT, type RunningEmulators } from '../emulators/start.ts';
+import { FORMS_DATA_DIR, IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, TICKETING_DATA_DIR, TICKETING_PORT, type RunningEmulators } from '../emulators/start.ts';
 import { demoLogins } from '../emulators/identity/demo.ts';
 import { contentConfig, type ServerEnv } from '../src/server/env.ts';
 import { getSystemData } from '../src/lib/content/index.ts';
@@ -38,7 +38,7 @@ function positiveInteger(name: string, fallback: number): number {
  * IDENTITY_ISSUER, IDENTITY_MANAGEMENT_URL and TICKETING_ENDPOINT at them; null when none started.
  * The identity emulator lets the app at http://localhost:PORT (and PUBLIC_PORT) sign in and keeps its
  * users in IDENTITY_DATA_DIR; the ticketing emulator trusts its tokens and keeps its tickets and
- * attachments in TICKETING_DATA_DIR.
+ * attachments in TICKETING_DATA_DIR; the content hub stores form submissions in FORMS_DATA_DIR.
  */
 export async function startLocalEmulators(): Promise<RunningEmulators | null> {
   if (process.env.CONTENT_ENDPOINT) return null;
@@ -52,6 +52,7 @@ export async function startLocalEmulators(): Promise<RunningEmulators | null> {
     identityAccessTokenTtl: positiveInteger('IDENTITY_ACCESS_TOKEN_TTL', 3600),
     ticketingPort: positiveInteger('TICKETING_PORT', TICKETING_PORT),
     ticketingDataDir: process.env.TICKETING_DATA_DIR ? resolve(process.env.TICKETING_DATA_DIR) : TICKETING_DATA_DIR,
+    formsDataDir: process.env.FORMS_DATA_DIR ? resolve(process.env.FORMS_DATA_DIR) : FORMS_DATA_DIR,
     watch: true,
     quiet: !!process.env.CI,
   });

@@ -13,6 +13,7 @@ import { getLogger } from './lib/log/index.ts';
 import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { withIdentityProvider } from './features/sign-in/csp.ts';
 import { isEditorRequest } from './features/editor/session.server.ts';
+import { acceptHandoff } from './features/editor/handoff.server.ts';
 import { draftPreview } from './features/draft-preview/middleware.server.ts';
 
 const log = getLogger('render');
@@ -111,6 +112,10 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
   const req = resolution.ctx;
+  // An editor arriving from the main host's editor area on a site with a host of its own: the
+  // handoff token becomes this host's editor cookie (src/features/editor/handoff.server.ts).
+  const handoff = acceptHandoff(url, services.editorPasswordHash);
+  if (handoff) return handoff;
   // The editor's draft preview (src/features/draft-preview/): stage, fresh draft data, no-store + noindex.
   const preview = draftPreview(context, () => isEditorRequest(context.request, services.editorPasswordHash));
   if (preview.redirect) return preview.redirect;

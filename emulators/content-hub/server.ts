@@ -9,6 +9,7 @@ import { documentThumbnail } from '../catalogue/thumbnail.ts';
 import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
 import { translation } from './translation.ts';
+import { forms } from './forms.ts';
 import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,6 +29,10 @@ export interface HubHelpers {
   store: ContentStore;
   /** Registers more entries that can link files (stories, media releases), for `File.usedBy`. */
   addFileLinks(source: () => Iterable<FileLink>): void;
+  /** Where extensions keep what visitors send (the forms store); undefined: in memory. */
+  formsDataDir?: string;
+  /** Runs `fn` when this hub closes (an extension's per-hub resources). */
+  onClose(fn: () => void): void;
 }
 
 /** An entry (page, story, media release) and one file its published content links. */
@@ -54,7 +59,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [editorial, customerArea, translation];
+const EXTENSIONS: HubExtension[] = [editorial, customerArea, translation, forms];
 
 /** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
 export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];
@@ -72,7 +77,7 @@ function inStage(page: RawPage, stage: Stage): boolean {
 }
 
 /** Starts the content hub emulator; resolves once it listens on 127.0.0.1. */
-export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean }): Promise<{ server: Server; store: ContentStore; url: string }> {
+export async function startContentHub(opts: { port: number; dataDir: string; watch?: boolean; quiet?: boolean; formsDataDir?: string }): Promise<{ server: Server; store: ContentStore; url: string }> {
   const store = new ContentStore(opts.dataDir, { watch: opts.watch });
   // Port 0 picks a free port: the origin is known once the server (created below) listens.
   const originOf = () => `http://127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? opts.port}`;
@@ -178,9 +183,12 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     }
   }];
 
+  const closers: (() => void)[] = [];
   const helpers: HubHelpers = {
     get origin() { return originOf(); }, abs, resolveJson, store,
     addFileLinks: (source) => { fileSources.push(source); },
+    formsDataDir: opts.formsDataDir,
+    onClose: (fn) => { closers.push(fn); },
   };
   const extra = EXTENSIONS.map((e) => e.resolvers(helpers));
   const schema = createSchema<Ctx>({
@@ -329,6 +337,6 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
-  server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); });
+  server.on('close', () => { store.close(); for (const e of EXTENSIONS) e.close?.(); for (const fn of closers) fn(); });
   return { server, store, url: `${originOf()}/graphql` };
 }

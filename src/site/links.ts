@@ -28,8 +28,12 @@ export interface LinkContext {
   here?: URL;
 }
 
-/** The origin to prefix for a page of `owner`: '' on the current host, else that site's host. */
-function originFor(owner: Pick<Site, 'domains'> | undefined, here: URL | undefined): string {
+/**
+ * The origin to prefix for a page of `owner`: '' on the current host, else that site's host (with
+ * the current port on loopback hosts).
+ * @example originFor(eventsSite, new URL('http://localhost:4321/en')) // 'http://events.localhost:4321'
+ */
+export function originFor(owner: Pick<Site, 'domains'> | undefined, here: URL | undefined): string {
   if (!owner || !here || !owner.domains?.length) return '';
   const host = siteHost(owner as Site, here.hostname);
   if (host === here.hostname) return '';

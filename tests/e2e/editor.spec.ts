@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, expectNoAxeViolations, hub, raw } from './fixtures/index.ts';
+import { test, expect, expectNoAxeViolations, hub, PORT, raw } from './fixtures/index.ts';
 import { E2E_EDITOR_PASSWORD, editorCookieHeader, editorCookieValue, signInAsEditor } from './fixtures/editor.ts';
 
 // The editor area (spec §4 Editor, §6, §7): sign-in, the navigation and pages of a stage, the
@@ -94,6 +94,27 @@ test('the editor area: DRAFT shows the draft-only page and the draft title, PUBL
   const publicPage = await raw('/en/about-us/sustainability');
   expect(publicPage.status).toBe(200);
   expect(publicPage.text).not.toContain(DRAFT_TITLE);
+});
+
+test('previewing a page of a site on its own host carries the editor session there (handoff), and only there', async ({ page, context, consoleErrors }) => {
+  void consoleErrors;
+  await signInAsEditor(context);
+  await page.goto('/en/editor?site=site-events-na&lang=en&stage=DRAFT');
+  const webinars = page.locator('[data-editor-pages] li').filter({ has: page.locator('code', { hasText: '/webinars' }) });
+  const link = webinars.getByRole('link', { name: /^Preview/ });
+  await expect(link).toHaveAttribute('href', /^\/api\/editor\/preview-handoff\?to=/);
+  await link.click();
+  await expect(page).toHaveURL(`http://events.localhost:${PORT}/en/webinars`);
+  await expect(page.getByRole('region', { name: 'Draft preview' })).toBeVisible();
+  const cookies = await context.cookies(`http://events.localhost:${PORT}/`);
+  expect(cookies.find((c) => c.name === 'kmx_editor')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+
+  // The endpoint is no open redirect, and a token is worth nothing without a valid signature.
+  const evil = await raw(`/api/editor/preview-handoff?to=${encodeURIComponent('https://evil.example/en')}`, { headers: { cookie: editorCookieHeader() } });
+  expect(evil.status).toBe(400);
+  const forged = await raw('/en/webinars?preview=DRAFT&editor-handoff=forged.value', { host: `events.localhost:${PORT}` });
+  expect(forged.status).toBe(302);
+  expect(forged.headers['set-cookie']).toBeUndefined();
 });
 
 test('translations: start, watch InProgress and Translated, reset', async ({ page, context, consoleErrors }) => {

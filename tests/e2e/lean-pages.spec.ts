@@ -28,11 +28,13 @@ test.describe('first round trip', () => {
 });
 
 test.describe('styles outside the first round trip', () => {
-  test('the news panel and the comparison drawer get their styles from sheets linked at the end of the page', async ({ page }) => {
+  test('the news panel, the contact panel and the comparison drawer get their styles from sheets linked at the end of the page', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/en/products/wire-processing/cut-strip/kappa-310');
     const sheets = await page.locator('body link[rel="stylesheet"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
-    expect(sheets.sort()).toEqual([expect.stringMatching(/^\/_astro\/basket-drawer\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/news-feed-panel\.[\w-]+\.css$/)]);
+    expect(sheets.sort()).toEqual([
+      expect.stringMatching(/^\/_astro\/basket-drawer\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/contact-panel\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/news-feed-panel\.[\w-]+\.css$/),
+    ]);
     // Opened, each sits at the right edge at full height (the browser's own dialog style would centre it).
     await page.getByRole('button', { name: /^News/ }).first().click();
     const panel = page.getByRole('dialog', { name: 'News' });

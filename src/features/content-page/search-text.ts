@@ -19,6 +19,7 @@ export function modulesText(modules: ContentModule[]): string {
       case 'dividendPolicy': case 'shareDistribution': case 'keyData': case 'sharePrice': case 'totalReturn':
       case 'shareholders': case 'financialCalendar': case 'annualFigures': case 'annualReport':
         parts.push(...investorModuleText(m)); break;
+      case 'form': parts.push(m.title ?? '', m.text ?? '', m.file?.title ?? ''); break;
     }
   }
   return parts.filter(Boolean).join('\n');

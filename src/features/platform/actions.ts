@@ -4,27 +4,52 @@ const log = browserLogger('actions');
 
 /** Dispatched on `document` when the news feed panel opens (its island may hydrate later and then checks `dialog.open`). */
 export const NEWS_FEED_OPEN_EVENT = 'news-feed:open';
+/** Dispatched on `document` when the "Talk to an Expert" panel opens (its form script loads then). */
+export const CONTACT_PANEL_OPEN_EVENT = 'contact-panel:open';
 
-/** Handlers for `action:` links. Only the news feed exists; any other action logs a warning. */
-export const ACTIONS: Record<string, () => void> = {
+/**
+ * Opens a modal dialog by id and, when it closes, puts the focus back on the element that opened it.
+ * False when the page has no such dialog (then a link falls back to its address).
+ */
+function openDialog(id: string, event: string): boolean {
+  const dialog = document.getElementById(id) as HTMLDialogElement | null;
+  if (!dialog) return false;
+  if (dialog.open) return true;
+  const opener = document.activeElement as HTMLElement | null;
+  dialog.showModal();
+  dialog.addEventListener('close', () => opener?.focus(), { once: true });
+  document.dispatchEvent(new CustomEvent(event));
+  return true;
+}
+
+/** Handlers for `action:` links (the news feed, the contact panel); any other action logs a warning. A handler returns false when it cannot act here. */
+export const ACTIONS: Record<string, () => boolean | void> = {
   'news-feed': () => {
     const dialog = document.getElementById('news-feed') as HTMLDialogElement | null;
     if (!dialog || dialog.open) return;
     dialog.showModal();
     document.dispatchEvent(new CustomEvent(NEWS_FEED_OPEN_EVENT));
   },
+  contact: () => openDialog('contact-panel', CONTACT_PANEL_OPEN_EVENT),
 };
 
-export function runAction(name: string): void {
+/** Runs an action; true when it acted (a link's navigation is then not needed). */
+export function runAction(name: string): boolean {
   const action = ACTIONS[name];
-  if (action) action();
-  else log.warn(`Unknown link action "${name}"`);
+  if (action) return action() !== false;
+  log.warn(`Unknown link action "${name}"`);
+  return false;
 }
 
 export function initActions(root: Document = document): void {
   root.addEventListener('click', (e) => {
     const target = (e.target as Element).closest<HTMLElement>('[data-action]');
-    if (target?.dataset.action) runAction(target.dataset.action);
+    // An action link (`<a href data-action>`, its address the fallback without JavaScript) keeps
+    // opening a new tab or window on a modified click.
+    const modified = e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0;
+    if (target?.dataset.action && !(target instanceof HTMLAnchorElement && modified)) {
+      if (runAction(target.dataset.action) && target instanceof HTMLAnchorElement) e.preventDefault();
+    }
     const close = (e.target as Element).closest<HTMLElement>('[data-close-dialog]');
     close?.closest('dialog')?.close();
   });

@@ -136,3 +136,4 @@ export async function fetchFileBody(file: FileAsset, timeouts?: UpstreamTimeouts
     throw new ContentError(`Content hub unreachable: ${failure.message}`, { operation: 'fileBody', cause: err, failure: failure.kind });
   }
 }
+export { submitForm, getFormSubmissions, type FormSubmissionInput, type FormSubmitResult, type StoredFormSubmission } from './forms.ts';

@@ -149,6 +149,11 @@ export const ModuleSchema = v.variant('type', [
   v.object({ type: v.literal('quote'), text: str, author: str, role: nstr, image: v.nullish(AssetSchema) }),
   // Investor relations (issue 14): dividend policy … annual report, see investor-schema.ts.
   ...INVESTOR_MODULE_SCHEMAS,
+  /** A request form editors place on a page; a whitepaper form names the file it delivers. */
+  v.object({
+    type: v.literal('form'), form: v.picklist(['openSource', 'serviceRequest', 'whitepaper', 'contact']), title: nstr, text: nstr,
+    file: v.nullish(v.object({ slug: str, title: str, fileName: str, url: str, size: v.number(), locale: str })),
+  }),
 ]);
 export type RawModule = v.InferOutput<typeof ModuleSchema>;
 

@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIContext } from 'astro';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { getFormSubmissions } from '../../lib/content/index.ts';
+import { rateLimiter } from '../../lib/http/rate-limit.ts';
+import { createFormsHandler } from './api.server.ts';
+
+const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
+let hub: { server: Server; url: string };
+/** A port nothing listens on: the content hub stopped. */
+let closedPort: number;
+
+beforeAll(async () => {
+  hub = await startContentHub({ port: 0, dataDir, quiet: true });
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  closedPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+});
+afterAll(async () => {
+  hub.server.closeAllConnections();
+  await new Promise<void>((r) => hub.server.close(() => r()));
+});
+
+const COUNTRIES = [{ countryCode: 'CH', hidden: false }, { countryCode: 'DE', hidden: false }, { countryCode: 'XX', hidden: true }];
+const contact = { lang: 'en', name: 'Ada Lovelace', email: 'ada@example.com', company: 'AE', country: 'CH', topic: 'products', message: 'Please call me.', consent: true };
+
+function context(kind: string, body: BodyInit, opts: { type?: string; endpoint?: string; client?: string; headers?: Record<string, string> } = {}): APIContext {
+  return {
+    params: { kind },
+    request: new Request(`http://localhost:4321/api/forms/${kind}`, { method: 'POST', headers: { 'content-type': opts.type ?? 'application/json', ...opts.headers }, body }),
+    locals: { api: { system: { countries: COUNTRIES }, services: { content: { endpoint: opts.endpoint ?? hub.url, connectTimeoutMs: 500, timeoutMs: 2000 } } } },
+    clientAddress: opts.client ?? '203.0.113.1',
+    url: new URL(`http://localhost:4321/api/forms/${kind}`),
+  } as unknown as APIContext;
+}
+const stored = async (kind: string) => getFormSubmissions({ config: { endpoint: hub.url }, locales: ['en'], stage: 'PUBLISHED' }, kind);
+
+describe('POST /api/forms/{kind}', () => {
+  const handler = createFormsHandler({ limiter: rateLimiter({ limit: 100, windowMs: 60_000 }) });
+
+  it('stores a valid submission and answers the spec success text', async () => {
+    const res = await handler(context('contact', JSON.stringify({ ...contact, message: 'json post' })));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, message: 'Thank you for your request! We will process it and get back to you as soon as possible.' });
+    const [latest] = await stored('contact');
+    expect(latest?.fields).toMatchObject({ name: 'Ada Lovelace', country: 'CH', consent: 'true', message: 'json post' });
+    expect(latest?.locale).toBe('en');
+  });
+
+  it('takes a urlencoded form post as well, and hands the whitepaper its download link', async () => {
+    const form = new URLSearchParams({ lang: 'de-ch', name: 'Ada', email: 'ada@example.com', company: 'AE', country: 'de', consent: 'on', file: 'smart-factory-whitepaper' });
+    const res = await handler(context('whitepaper', form.toString(), { type: 'application/x-www-form-urlencoded' }));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: true, download: '/file/smart-factory-whitepaper?l=de&dl=true' });
+    expect(body.message).toMatch(/^Vielen Dank/);
+    expect((await stored('whitepaper'))[0]).toMatchObject({ locale: 'de-ch', fields: { country: 'DE', file: 'smart-factory-whitepaper' } });
+  });
+
+  it('answers 400 with a translated message per field', async () => {
+    const res = await handler(context('openSource', JSON.stringify({ lang: 'en', email: 'nope' })));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.fields.email).toBe('Please provide a valid email address');
+    expect(body.fields.message).toBe('Please add some more details');
+    expect(Object.keys(body.fields)).toHaveLength(8);
+    const de = await handler(context('contact', JSON.stringify({ ...contact, lang: 'de', consent: false })));
+    expect((await de.json()).fields).toEqual({ consent: 'Bitte aktivieren Sie das Kontrollkästchen, um fortzufahren' });
+  });
+
+  it('refuses a hidden country as not offered', async () => {
+    const res = await handler(context('contact', JSON.stringify({ ...contact, country: 'XX' })));
+    expect((await res.json()).fields).toEqual({ country: 'Please enter a valid value' });
+  });
+
+  it('answers a filled honeypot like a success but stores nothing', async () => {
+    const before = (await stored('contact')).length;
+    const res = await handler(context('contact', JSON.stringify({ ...contact, website: 'http://spam.example' })));
+    expect(res.status).toBe(200);
+    expect((await res.json()).ok).toBe(true);
+    expect((await stored('contact')).length).toBe(before);
+  });
+
+  it('answers 415 for other content types, 413 for a body over the limit, 404 for an unknown form, 400 for a non-object', async () => {
+    expect((await handler(context('contact', 'name=x', { type: 'text/plain' }))).status).toBe(415);
+    expect((await handler(context('contact', 'x'.repeat(40 * 1024), { type: 'application/x-www-form-urlencoded' }))).status).toBe(413);
+    expect((await handler(context('contact', JSON.stringify({ ...contact, message: 'y'.repeat(40 * 1024) })))).status).toBe(413);
+    expect((await handler(context('survey', JSON.stringify(contact)))).status).toBe(404);
+    expect((await handler(context('contact', '[1,2]'))).status).toBe(400);
+    expect((await handler(context('contact', JSON.stringify({ ...contact, lang: 'english' })))).status).toBe(400);
+  });
+
+  it('answers a burst with 429, Retry-After and a clear message, per client', async () => {
+    const limited = createFormsHandler({ limiter: rateLimiter({ limit: 2, windowMs: 60_000 }) });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await limited(context('openSource', JSON.stringify({ lang: 'en' }), { client: '198.51.100.7' }));
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([400, 400, 429, 429]);
+    expect(Number(last!.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect((await last!.json()).error).toMatch(/^You have sent too many requests in a short time\. Please wait \d+ seconds and try again\.$/);
+    expect((await limited(context('openSource', JSON.stringify({ lang: 'en' }), { client: '198.51.100.8' }))).status).toBe(400);
+  });
+
+  it('answers the spec failure text when the content hub is down (503) or fails (502)', async () => {
+    const down = await handler(context('contact', JSON.stringify(contact), { endpoint: `http://127.0.0.1:${closedPort}/graphql` }));
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ ok: false, error: 'Something went wrong. Please verify your input is correct and try again later.' });
+    const failing = createFormsHandler({ limiter: rateLimiter({ limit: 100, windowMs: 60_000 }), submit: async () => { throw new Error('boom'); } });
+    const res = await failing(context('contact', JSON.stringify(contact)));
+    expect(res.status).toBe(502);
+    expect((await res.json()).error).toBe('Something went wrong. Please verify your input is correct and try again later.');
+  });
+});

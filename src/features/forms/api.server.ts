@@ -1,0 +1,55 @@
+import type { APIContext, APIRoute } from 'astro';
+import * as v from 'valibot';
+import { json } from '../../lib/http/json.ts';
+import { clientKey } from '../../lib/http/rate-limit.ts';
+import { fixedT, uiLanguage } from '../../i18n/index.ts';
+import { apiContext } from '../platform/context.ts';
+import { apiContentContext, localeOf, LocaleParam } from '../platform/api.server.ts';
+import { isFormKind } from './definitions.ts';
+import { processSubmission, readFormBody, type SubmissionDeps } from './submit.server.ts';
+
+const Lang = v.optional(LocaleParam, 'en');
+
+/**
+ * POST /api/forms/{kind} (openSource, serviceRequest, whitepaper, contact): a JSON object or a
+ * urlencoded form with the form's fields and `lang` (the page's locale code, default en).
+ * 200 { ok: true, message, download? } (download: the whitepaper's file link); 400 { ok: false,
+ * fields: { field: message } } in `lang`; 404 unknown form; 413 body over 32 KiB; 415 another
+ * content type; 429 { ok: false, error } with Retry-After; 502/503 { ok: false, error } (the spec's
+ * failure text) when the content hub fails or is down.
+ */
+export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
+  return async (context: APIContext) => {
+    const kind = context.params.kind ?? '';
+    if (!isFormKind(kind)) return json({ ok: false, error: `No form "${kind.slice(0, 40)}".` }, 404);
+    const body = await readFormBody(context.request);
+    if (body.kind === 'unsupported') return json({ ok: false, error: 'Send JSON (application/json) or a form (application/x-www-form-urlencoded).' }, 415);
+    if (body.kind === 'too-large') return json({ ok: false, error: 'Request body too large.' }, 413);
+    if (body.kind === 'malformed') return json({ ok: false, error: 'The body is not a JSON object.' }, 400);
+    const lang = v.safeParse(Lang, body.value.lang);
+    if (!lang.success) return json({ ok: false, error: lang.issues[0].message }, 400);
+    const api = apiContext(context.locals);
+    const locale = localeOf(lang.output);
+    const t = fixedT(uiLanguage(locale.language));
+    const outcome = await processSubmission({
+      kind, input: body.value, client: clientKey(context), locale: locale.code,
+      countries: api.system.countries.filter((c) => !c.hidden).map((c) => c.countryCode),
+      content: apiContentContext(api, locale),
+    }, deps);
+    switch (outcome.kind) {
+      case 'sent':
+        return json({ ok: true, message: t('forms.success'), ...(outcome.download ? { download: outcome.download } : {}) });
+      case 'invalid':
+        return json({ ok: false, fields: Object.fromEntries(Object.entries(outcome.errors).map(([f, key]) => [f, t(key)])) }, 400);
+      case 'rate-limited': {
+        const res = json({ ok: false, error: t('forms.tooMany', { seconds: outcome.retryAfterSeconds }) }, 429);
+        res.headers.set('Retry-After', String(outcome.retryAfterSeconds));
+        return res;
+      }
+      case 'failed':
+        return json({ ok: false, error: t('forms.failure') }, outcome.status);
+    }
+  };
+}
+
+export const postForm: APIRoute = createFormsHandler();

@@ -1,0 +1,131 @@
+import { isFormKind, type FormKind } from './definitions.ts';
+import { validateForm, type FormErrors } from './schema.ts';
+import { formApiPath } from './paths.ts';
+
+/**
+ * Progressive enhancement of the server-rendered request forms (FormView.astro): checks the input
+ * with the form's valibot schema before sending (the spec's messages, from the form's
+ * `data-messages`), then sends JSON to POST /api/forms/{kind} and shows success or failure in the
+ * live region without leaving the page. Without this script the form posts to its form page.
+ */
+
+type Input = Record<string, string | boolean>;
+
+/** The form's values as the schema reads them: checkboxes as booleans, the checked radio's value. */
+export function collect(form: HTMLFormElement): Input {
+  const out: Input = {};
+  for (const el of Array.from(form.elements) as (HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement)[]) {
+    if (!el.name || el.disabled || el.name === 'returnTo') continue;
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') out[el.name] = el.checked;
+    else if (el instanceof HTMLInputElement && el.type === 'radio') { if (el.checked) out[el.name] = el.value; }
+    else out[el.name] = el.value;
+  }
+  return out;
+}
+
+function enhance(form: HTMLFormElement, kind: FormKind): void {
+  const root = form.closest<HTMLElement>('[data-form-root]') ?? form.parentElement!;
+  const status = root.querySelector<HTMLElement>('[data-status]')!;
+  const summary = form.querySelector<HTMLElement>('[data-summary]')!;
+  const submit = form.querySelector<HTMLButtonElement>('[data-submit]')!;
+  const messages = JSON.parse(form.dataset.messages ?? '{}') as Record<string, string>;
+  const text = (key: string) => messages[key] ?? key;
+  const countries = Array.from(form.querySelectorAll<HTMLOptionElement>('select[data-country] option')).map((o) => o.value).filter(Boolean);
+  let attempted = false;
+
+  const fieldOf = (name: string) => form.querySelector<HTMLElement>(`[data-input][name="${name}"]`);
+  const show = (errors: Record<string, string>, focusSummary: boolean) => {
+    for (const slot of Array.from(form.querySelectorAll<HTMLElement>('[data-error-for]'))) {
+      const name = slot.dataset.errorFor!;
+      slot.textContent = errors[name] ?? '';
+      form.querySelectorAll<HTMLElement>(`[data-input][name="${name}"]`).forEach((el) => {
+        if (errors[name]) el.setAttribute('aria-invalid', 'true');
+        else el.removeAttribute('aria-invalid');
+      });
+    }
+    const list = summary.querySelector('ul')!;
+    list.replaceChildren(...Object.entries(errors).map(([name, message]) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      const target = fieldOf(name);
+      a.href = `#${target?.id ?? ''}`;
+      a.textContent = message;
+      a.addEventListener('click', (e) => { e.preventDefault(); target?.focus(); });
+      li.append(a);
+      return li;
+    }));
+    summary.hidden = Object.keys(errors).length === 0;
+    if (focusSummary && !summary.hidden) summary.focus();
+  };
+  const translate = (errors: FormErrors) => Object.fromEntries(Object.entries(errors).map(([f, key]) => [f, text(key)]));
+  const say = (kind: 'success' | 'error', message: string, download?: string) => {
+    const box = document.createElement('div');
+    box.className = `flash flash--${kind}`;
+    const p = document.createElement('p');
+    p.className = 'flash__text';
+    p.textContent = message;
+    if (download) {
+      const a = document.createElement('a');
+      a.href = download;
+      a.dataset.download = '';
+      a.textContent = text('forms.downloadLink');
+      p.append(' ', a);
+    }
+    box.append(p);
+    status.replaceChildren(box);
+    status.focus();
+  };
+  const busy = (on: boolean) => {
+    submit.disabled = on;
+    submit.setAttribute('aria-busy', String(on));
+  };
+
+  form.addEventListener('input', () => {
+    if (!attempted) return;
+    const checked = validateForm(kind, collect(form), countries);
+    show(checked.ok ? {} : translate(checked.errors), false);
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    attempted = true;
+    const input = collect(form);
+    const checked = validateForm(kind, input, countries);
+    if (!checked.ok) {
+      show(translate(checked.errors), true);
+      return;
+    }
+    show({}, false);
+    busy(true);
+    try {
+      const res = await fetch(formApiPath(kind), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ...input, lang: form.dataset.lang }),
+      });
+      const body = (await res.json().catch(() => null)) as { message?: string; error?: string; download?: string; fields?: Record<string, string> } | null;
+      if (res.ok) {
+        form.hidden = true;
+        form.reset();
+        say('success', body?.message ?? '', body?.download);
+        if (body?.download) location.assign(body.download);
+      } else if (res.status === 400 && body?.fields && Object.keys(body.fields).length) {
+        show(body.fields, true);
+      } else {
+        say('error', body?.error ?? text('forms.failure'));
+      }
+    } catch {
+      say('error', text('forms.failure'));
+    } finally {
+      busy(false);
+    }
+  });
+  form.dataset.enhanced = 'true';
+}
+
+/** Enhances every request form below `root` once. */
+export function enhanceForms(root: ParentNode = document): void {
+  for (const form of Array.from(root.querySelectorAll<HTMLFormElement>('form[data-form]:not([data-enhanced])'))) {
+    const kind = form.dataset.form ?? '';
+    if (isFormKind(kind)) enhance(form, kind);
+  }
+}

@@ -1,0 +1,1 @@
+export { previewHandoff as GET } from '../../../features/editor/handoff.server.ts';

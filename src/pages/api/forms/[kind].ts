@@ -1,0 +1,4 @@
+import { postForm } from '../../../features/forms/api.server.ts';
+
+/** POST /api/forms/{kind}: see postForm. */
+export const POST = postForm;
