@@ -7,6 +7,7 @@ import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type Raw
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
+import { locations } from './locations.ts';
 import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,7 +53,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [editorial, customerArea];
+const EXTENSIONS: HubExtension[] = [editorial, customerArea, locations];
 
 /** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
 export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];

@@ -15,6 +15,7 @@ export function modulesText(modules: ContentModule[]): string {
       case 'accordion': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text])); break;
       case 'downloads': parts.push(m.title ?? '', ...m.files.map((f) => f.title)); break;
       case 'quote': parts.push(m.text, m.author, m.role ?? ''); break;
+      case 'locationsDirectory': parts.push(m.title ?? '', m.text ?? '', ...(m.locations ?? []).flatMap((l) => [`${l.name}, ${l.address.city}`, ...l.contacts.map((c) => c.name)])); break;
     }
   }
   return parts.filter(Boolean).join('\n');

@@ -114,3 +114,4 @@ export async function fetchFileBody(file: FileAsset, timeouts?: UpstreamTimeouts
     throw new ContentError(`Content hub unreachable: ${failure.message}`, { operation: 'fileBody', cause: err, failure: failure.kind });
   }
 }
+export { getLocations, LOCATION_TYPES, WEEKDAYS, type LocationEntry, type LocationType, type OpeningHours, type Weekday, type LocationContactPerson, type LocationAddress } from './locations.ts';

@@ -146,6 +146,8 @@ export const ModuleSchema = v.variant('type', [
     files: v.array(v.object({ slug: str, title: str, fileName: str, url: str, size: v.number(), locale: str })),
   }),
   v.object({ type: v.literal('quote'), text: str, author: str, role: nstr, image: v.nullish(AssetSchema) }),
+  /** The contacts and locations directory: its entries are a list of their own, loaded by the page loader. */
+  v.object({ type: v.literal('locationsDirectory'), title: nstr, text: nstr }),
 ]);
 export type RawModule = v.InferOutput<typeof ModuleSchema>;
 

@@ -1,8 +1,9 @@
 import type { ImageAsset } from '../../site/types.ts';
 import type { RawModule } from './schema.ts';
+import type { LocationEntry } from './locations-types.ts';
 
 /** A content module as the page components render it (links already domain Links). */
-export type ContentModule = RawModule;
+export type ContentModule = Exclude<RawModule, { type: 'locationsDirectory' }> | LocationsDirectoryModule;
 export type ModuleType = ContentModule['type'];
 
 /** A content page (spec §3 Page), in the language it was resolved to. */
@@ -40,3 +41,9 @@ export interface SystemRedirect {
 }
 
 export type { ImageAsset };
+
+/**
+ * The locations directory module: the content hub's module (title, text) plus the directory's
+ * entries, which the page loader adds (`null` until then: the hub's page does not carry them).
+ */
+export type LocationsDirectoryModule = Extract<RawModule, { type: 'locationsDirectory' }> & { locations: LocationEntry[] | null };
