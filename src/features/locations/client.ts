@@ -1,11 +1,12 @@
 import { fill } from '../../i18n/island.ts';
 import { filterQuery, matchesFilter, parseFilter, ALL_COUNTRIES } from './filter.ts';
+import { boxString, fitBox, markerRadius, parseBox } from './viewbox.ts';
 
 /**
  * The directory's filters in place (progressive enhancement of the plain GET form): every entry
  * and marker is in the page, so a change of a filter only shows and hides them with the same
  * rules the server applied (filter.ts), announces the number of results in the status region,
- * relabels the map and puts the filter into the address (history.replaceState), so a reload or
+ * zooms and relabels the map and puts the filter into the address (history.replaceState), so a reload or
  * a shared link renders the same result on the server.
  */
 export function initLocationsDirectory(doc: Document = document): void {
@@ -34,6 +35,7 @@ function setUp(root: HTMLElement): void {
     }
     status.textContent = fill(status.dataset.template ?? '{{count}}', { count });
     if (map?.dataset.template) map.setAttribute('aria-label', fill(map.dataset.template, { count }));
+    if (map?.dataset.frame) zoom(map, map.dataset.frame, [...markers.values()]);
     empty.hidden = count > 0;
     history.replaceState(history.state, '', `${location.pathname}${filterQuery(filter, defaultCountry)}${location.hash}`);
   };
@@ -54,4 +56,14 @@ function setUp(root: HTMLElement): void {
     }
     apply();
   });
+}
+
+/** Frames the visible markers (viewbox.ts, as the server did) and keeps their size on screen. */
+function zoom(map: SVGElement, frameViewBox: string, markers: SVGElement[]): void {
+  const frame = parseBox(frameViewBox);
+  const visible = markers.filter((m) => !m.hasAttribute('hidden')).map((m) => ({ x: Number(m.getAttribute('cx')), y: Number(m.getAttribute('cy')) }));
+  const box = fitBox(visible, frame);
+  map.setAttribute('viewBox', boxString(box));
+  const r = String(markerRadius(box, frame));
+  for (const m of markers) m.setAttribute('r', r);
 }
