@@ -30,7 +30,9 @@ function setUp(root: HTMLElement): void {
       const d = card.dataset;
       const shown = matchesFilter({ name: d.name ?? '', city: d.city ?? '', type: d.type ?? '', countryCode: d.country ?? '', brandIds: (d.brands ?? '').split(' ').filter(Boolean) }, filter);
       card.hidden = !shown;
-      markers.get(d.location ?? '')?.toggleAttribute('hidden', !shown);
+      const marker = markers.get(d.location ?? '');
+      if (shown) marker?.removeAttribute('display');
+      else marker?.setAttribute('display', 'none');
       if (shown) count++;
     }
     status.textContent = fill(status.dataset.template ?? '{{count}}', { count });
@@ -61,7 +63,7 @@ function setUp(root: HTMLElement): void {
 /** Frames the visible markers (viewbox.ts, as the server did) and keeps their size on screen. */
 function zoom(map: SVGElement, frameViewBox: string, markers: SVGElement[]): void {
   const frame = parseBox(frameViewBox);
-  const visible = markers.filter((m) => !m.hasAttribute('hidden')).map((m) => ({ x: Number(m.getAttribute('cx')), y: Number(m.getAttribute('cy')) }));
+  const visible = markers.filter((m) => m.getAttribute('display') !== 'none').map((m) => ({ x: Number(m.getAttribute('cx')), y: Number(m.getAttribute('cy')) }));
   const box = fitBox(visible, frame);
   map.setAttribute('viewBox', boxString(box));
   const r = String(markerRadius(box, frame));
