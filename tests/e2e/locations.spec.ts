@@ -11,8 +11,12 @@ interface HubLocation {
 const directory = async (): Promise<HubLocation[]> => (await hub<{ locations: HubLocation[] }>('{ locations { id name type address { city countryCode } } }')).locations;
 const ids = (list: HubLocation[]) => list.map((l) => l.id).sort();
 
+/** The directory's section (named by the module's title). */
+const directoryRegion = (page: Page) => page.getByRole('region', { name: /location|Standort/i });
 /** The entries the page shows (hidden cards are not in the accessibility tree). */
-const cards = (page: Page) => page.getByRole('article');
+const cards = (page: Page) => directoryRegion(page).getByRole('article');
+const status = (page: Page) => directoryRegion(page).getByRole('status');
+const field = (page: Page, label: string) => directoryRegion(page).getByLabel(label, { exact: true });
 const map = (page: Page) => page.getByRole('img', { name: /^(World map|Weltkarte)/ });
 /** The ids of the markers the map shows. */
 async function visibleMarkers(page: Page): Promise<string[]> {
@@ -45,11 +49,11 @@ test.describe('contacts and locations', () => {
     expect(await visibleMarkers(page)).toEqual(ids(all));
     await page.evaluate(() => { (window as unknown as { stillHere: boolean }).stillHere = true; });
 
-    await page.getByLabel('Country').selectOption('DE');
-    await page.getByLabel('Type').selectOption('service');
+    await field(page, 'Country').selectOption('DE');
+    await field(page, 'Type').selectOption('service');
     await expect(page).toHaveURL(/\/en\/locations\?country=DE&type=service$/);
     await expect(cards(page)).toHaveCount(2);
-    await expect(page.getByRole('status')).toHaveText('Locations found: 2');
+    await expect(status(page)).toHaveText('Locations found: 2');
     await expect(map(page)).toHaveAccessibleName(/World map with 2 marked locations/);
     expect(await shownIds(page)).toEqual(ids(germanService));
     expect(await visibleMarkers(page)).toEqual(ids(germanService));
@@ -57,7 +61,7 @@ test.describe('contacts and locations', () => {
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 
     // The search matches name or city regardless of case and accents.
-    await page.getByLabel('Name or city').fill('MUNCHEN');
+    await field(page, 'Name or city').fill('MUNCHEN');
     await expect(cards(page)).toHaveCount(1);
     await expect(cards(page).first()).toHaveAccessibleName('Komax Service Point München');
     await expect(page).toHaveURL(/\?country=DE&type=service&q=MUNCHEN$/);
@@ -65,10 +69,10 @@ test.describe('contacts and locations', () => {
     // The address renders the same result on the server.
     await page.reload();
     await expect(cards(page)).toHaveCount(1);
-    await expect(page.getByLabel('Name or city')).toHaveValue('MUNCHEN');
+    await expect(field(page, 'Name or city')).toHaveValue('MUNCHEN');
 
     // Reset: every entry again, a plain address.
-    await page.getByRole('link', { name: 'Reset filters' }).click();
+    await directoryRegion(page).getByRole('link', { name: 'Reset filters' }).click();
     await expect(cards(page)).toHaveCount(all.length);
     await expect(page).toHaveURL(/\/en\/locations$/);
     expect(await visibleMarkers(page)).toEqual(ids(all));
@@ -82,20 +86,20 @@ test.describe('contacts and locations', () => {
     const page = await context.newPage();
     await page.goto('/en/locations');
     await expect(cards(page)).toHaveCount(all.length);
-    await page.getByLabel('Country').selectOption('DE');
-    await page.getByLabel('Type').selectOption('service');
+    await field(page, 'Country').selectOption('DE');
+    await field(page, 'Type').selectOption('service');
     const answer = page.waitForResponse((r) => r.url().includes('/en/locations?'));
-    await page.getByRole('button', { name: 'Show locations' }).click();
+    await directoryRegion(page).getByRole('button', { name: 'Show locations' }).click();
     const res = await answer;
     expect(res.headers()['x-render']).toBe('on-demand');
     expect(res.headers()['cache-control']).toBe('public, max-age=60');
     await expect(page).toHaveURL(/\/en\/locations\?country=DE&type=service&brand=&q=$/);
     await expect(cards(page)).toHaveCount(2);
-    await expect(page.getByRole('status')).toHaveText('Locations found: 2');
+    await expect(status(page)).toHaveText('Locations found: 2');
     expect(await shownIds(page)).toEqual(ids(germanService));
     expect(await visibleMarkers(page)).toEqual(ids(germanService));
-    await expect(page.getByLabel('Country')).toHaveValue('DE');
-    await expect(page.getByLabel('Type')).toHaveValue('service');
+    await expect(field(page, 'Country')).toHaveValue('DE');
+    await expect(field(page, 'Type')).toHaveValue('service');
     await context.close();
   });
 
@@ -112,19 +116,19 @@ test.describe('contacts and locations', () => {
   test('/de-ch preselects Switzerland, /en-us the United States, /en shows every country', async ({ page }) => {
     const all = await directory();
     await page.goto('/de-ch/locations');
-    await expect(page.getByLabel('Land')).toHaveValue('CH');
+    await expect(field(page, 'Land')).toHaveValue('CH');
     await expect(cards(page)).toHaveCount(all.filter((l) => l.address.countryCode === 'CH').length);
     expect(await visibleMarkers(page)).toEqual(ids(all.filter((l) => l.address.countryCode === 'CH')));
     // Every country from there is an explicit choice in the address.
-    await page.getByLabel('Land').selectOption('all');
+    await field(page, 'Land').selectOption('all');
     await expect(cards(page)).toHaveCount(all.length);
     await expect(page).toHaveURL(/\/de-ch\/locations\?country=all$/);
 
     await page.goto('/en-us/locations');
-    await expect(page.getByLabel('Country')).toHaveValue('US');
+    await expect(field(page, 'Country')).toHaveValue('US');
     await expect(cards(page)).toHaveCount(all.filter((l) => l.address.countryCode === 'US').length);
     await page.goto('/en/locations');
-    await expect(page.getByLabel('Country')).toHaveValue('all');
+    await expect(field(page, 'Country')).toHaveValue('all');
   });
 
   test('entry cards link phone and e-mail and show brands, opening hours and contact persons', async ({ page }) => {
@@ -136,6 +140,8 @@ test.describe('contacts and locations', () => {
     await expect(card).toContainText('Lumeca, Tarnell, Vexo');
     await expect(card).toContainText('Mon–Fri');
     await expect(card).toContainText('Sabine Krüger');
+    await expect(card.getByRole('link', { name: '+49 202 69 87 21' })).toHaveAttribute('href', 'tel:+49202698721');
+    await expect(card.getByRole('link', { name: 'sabine.kruger@komax.example' })).toHaveAttribute('href', 'mailto:sabine.kruger@komax.example');
     await expect(card).toContainText('Lise-Meitner-Weg 5');
     await expect(card).toContainText('42329 Wuppertal');
   });
