@@ -10,6 +10,7 @@ import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
 import { translation } from './translation.ts';
 import { forms } from './forms.ts';
+import { locations } from './locations.ts';
 import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -59,7 +60,7 @@ export interface HubExtension {
   close?(): void;
 }
 
-const EXTENSIONS: HubExtension[] = [editorial, customerArea, translation, forms];
+const EXTENSIONS: HubExtension[] = [editorial, customerArea, translation, forms, locations];
 
 /** The content hub's whole SDL: `schema.graphql` plus every extension's type definitions (what the emulator serves). */
 export const CONTENT_HUB_TYPE_DEFS: string[] = [typeDefs, ...EXTENSIONS.map((e) => e.typeDefs)];

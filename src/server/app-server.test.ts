@@ -181,6 +181,12 @@ describe('createAppHandler: query parameters that render on demand', () => {
     expect(res.body).not.toContain('home of');
     expect((await get('/en?other=1', 'localhost')).headers['x-render']).toBe('prerendered');
   });
+
+  it('answers the locations directory\'s filters (?country=, ?type=, ?brand=) on demand', async () => {
+    for (const query of ['country=DE', 'type=service', 'brand=brand-lumeca']) {
+      expect((await get(`/en?${query}`, 'localhost')).headers['x-render'], query).toBe('on-demand');
+    }
+  });
 });
 
 describe('createAppHandler: ready static responses across releases', () => {

@@ -32,8 +32,11 @@ export interface AppServerOptions {
   privileged?: (req: IncomingMessage) => boolean;
 }
 
-/** Query parameters that change what a page renders: such requests go to the Astro handler. */
-const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q', PREVIEW_PARAM];
+/**
+ * Query parameters that change what a page renders: such requests go to the Astro handler
+ * (`country`, `type`, `brand` and `q` also filter the locations directory: features/locations/filter.ts).
+ */
+const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q', 'country', 'type', 'brand', PREVIEW_PARAM];
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;

@@ -4,6 +4,7 @@ import { loadChrome } from '../platform/chrome.server.ts';
 import type { LoadContext } from '../platform/context.ts';
 import { notFoundModel, type NotFoundModel } from '../platform/page-model.ts';
 import { isPageAvailable, type ContentPageModel } from './model.ts';
+import { withLocations } from '../locations/load.server.ts';
 
 /**
  * The content page at the request's path with its chrome, or the 404 model when the site has no
@@ -11,5 +12,5 @@ import { isPageAvailable, type ContentPageModel } from './model.ts';
  */
 export async function loadContentPage(lc: LoadContext, req: RequestContext): Promise<ContentPageModel | NotFoundModel> {
   const [chrome, page] = await Promise.all([loadChrome(lc, req.site), pageByPath(lc.data, lc.content, req.site, req.page.pagePath)]);
-  return page && isPageAvailable(page, req) ? { kind: 'content-page', ...chrome, page } : notFoundModel(chrome);
+  return page && isPageAvailable(page, req) ? { kind: 'content-page', ...chrome, page: await withLocations(lc, page) } : notFoundModel(chrome);
 }

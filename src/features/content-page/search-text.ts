@@ -20,6 +20,7 @@ export function modulesText(modules: ContentModule[]): string {
       case 'shareholders': case 'financialCalendar': case 'annualFigures': case 'annualReport':
         parts.push(...investorModuleText(m)); break;
       case 'form': parts.push(m.title ?? '', m.text ?? '', m.file?.title ?? ''); break;
+      case 'locationsDirectory': parts.push(m.title ?? '', m.text ?? '', ...(m.locations ?? []).flatMap((l) => [`${l.name}, ${l.address.city}`, ...l.contacts.map((c) => c.name)])); break;
     }
   }
   return parts.filter(Boolean).join('\n');

@@ -8,6 +8,7 @@ import type { MediaReleaseItem, StoryListItem } from './editorial-types.ts';
 import { getFooterNavigation, getHeaderNavigation, getPageByPath, getSystemData, listPages } from './index.ts';
 import type { Site } from '../../site/types.ts';
 import { getCustomerAreaSettings } from './customer-area.ts';
+import { getLocations } from './locations.ts';
 
 /**
  * The content hub's records through a {@link DataSource}: each getter owns its cache key (stage
@@ -66,3 +67,6 @@ export const newsFeedPage = (data: DataSource, ctx: ContentContext, first: numbe
 
 /** The customer area's settings record (one per stage; not localized). */
 export const customerAreaSettings = (data: DataSource, ctx: ContentContext) => data.get(['content', 'customerArea', ctx.stage], () => getCustomerAreaSettings(ctx));
+
+/** The contacts and locations directory (contact roles follow the locale chain). */
+export const locationsDirectory = (data: DataSource, ctx: ContentContext) => data.get(key(ctx, 'locations'), () => getLocations(ctx));

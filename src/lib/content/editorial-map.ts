@@ -4,6 +4,7 @@ import { AssetSchema, ModuleSchema } from './schema.ts';
 import type { RawCategory, RawContact, RawMediaRelease, RawMediaReleaseItem, RawNewsFeed, RawNewsItem, RawStory, RawStoryItem } from './editorial-schema.ts';
 import type { MediaRelease, MediaReleaseItem, NewsFeedItem, NewsFeedPage, Story, StoryCategory, StoryContact, StoryListItem } from './editorial-types.ts';
 import type { ContentModule } from './types.ts';
+import { contentModule } from './map.ts';
 
 type RawAsset = v.InferOutput<typeof AssetSchema>;
 
@@ -26,7 +27,7 @@ export function mapModules(raw: unknown[], owner: string, onInvalid: (message: s
   const modules: ContentModule[] = [];
   raw.forEach((m, i) => {
     const parsed = v.safeParse(ModuleSchema, m);
-    if (parsed.success) modules.push(parsed.output);
+    if (parsed.success) modules.push(contentModule(parsed.output));
     else onInvalid(`${owner}: module ${i} (${(m as { type?: string } | null)?.type ?? 'unknown'}) skipped: ${parsed.issues[0].message}`);
   });
   return modules;

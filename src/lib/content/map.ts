@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { FooterNavigation, HeaderNavigation, NavItem } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
-import { ModuleSchema, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
+import { ModuleSchema, type RawModule, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
 import type { ContentModule, Page } from './types.ts';
 import { effectiveProtection, protectingPages } from './access.ts';
 
@@ -122,7 +122,7 @@ export function mapPage(raw: RawPage, onInvalid: (message: string) => void = () 
   const modules: ContentModule[] = [];
   raw.modules.forEach((m, i) => {
     const parsed = v.safeParse(ModuleSchema, m);
-    if (parsed.success) modules.push(parsed.output);
+    if (parsed.success) modules.push(contentModule(parsed.output));
     else onInvalid(`page ${raw.id}: module ${i} (${(m as { type?: string })?.type ?? 'unknown'}) skipped: ${parsed.issues[0].message}`);
   });
   return {
@@ -145,4 +145,9 @@ export function mapPage(raw: RawPage, onInvalid: (message: string) => void = () 
     updatedAt: raw.updatedAt,
     isPublished: raw.isPublished,
   };
+}
+
+/** A validated raw module as a page module: the locations directory's entries are added later by the page loader. */
+export function contentModule(m: RawModule): ContentModule {
+  return m.type === 'locationsDirectory' ? { ...m, locations: null } : m;
 }

@@ -154,6 +154,8 @@ export const ModuleSchema = v.variant('type', [
     type: v.literal('form'), form: v.picklist(['openSource', 'serviceRequest', 'whitepaper', 'contact']), title: nstr, text: nstr,
     file: v.nullish(v.object({ slug: str, title: str, fileName: str, url: str, size: v.number(), locale: str })),
   }),
+  /** The contacts and locations directory: its entries are a list of their own, loaded by the page loader. */
+  v.object({ type: v.literal('locationsDirectory'), title: nstr, text: nstr }),
 ]);
 export type RawModule = v.InferOutput<typeof ModuleSchema>;
 

@@ -1,9 +1,10 @@
 import type { ImageAsset } from '../../site/types.ts';
 import type { RawModule } from './schema.ts';
 import type { EntryAccess } from './access.ts';
+import type { LocationEntry } from './locations-types.ts';
 
 /** A content module as the page components render it (links already domain Links). */
-export type ContentModule = RawModule;
+export type ContentModule = Exclude<RawModule, { type: 'locationsDirectory' }> | LocationsDirectoryModule;
 export type ModuleType = ContentModule['type'];
 /** The investor-relations modules (issue 14): dividend policy, share distribution … annual report. */
 export type InvestorModule = Extract<ContentModule, { type: 'dividendPolicy' | 'shareDistribution' | 'keyData' | 'sharePrice' | 'totalReturn' | 'shareholders' | 'financialCalendar' | 'annualFigures' | 'annualReport' }>;
@@ -46,3 +47,9 @@ export interface SystemRedirect {
 }
 
 export type { ImageAsset };
+
+/**
+ * The locations directory module: the content hub's module (title, text) plus the directory's
+ * entries, which the page loader adds (`null` until then: the hub's page does not carry them).
+ */
+export type LocationsDirectoryModule = Extract<RawModule, { type: 'locationsDirectory' }> & { locations: LocationEntry[] | null };
