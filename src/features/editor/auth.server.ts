@@ -8,7 +8,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { verifyPassword } from '../../lib/crypto/password.ts';
-import { readJsonBody } from '../../lib/http/body.ts';
+import { readJsonBody, readUrlEncodedBody } from '../../lib/http/body.ts';
 import { json } from '../../lib/http/json.ts';
 import { clientKey, rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { apiContext } from '../platform/context.ts';
@@ -129,24 +129,8 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
 
 /** A url-encoded form body of at most `maxBytes`; null when it is larger or not a form. */
 export async function readFormBody(request: Request, maxBytes: number): Promise<URLSearchParams | null> {
-  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) return null;
-  if (Number(request.headers.get('content-length') ?? NaN) > maxBytes) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-  }
-  return new URLSearchParams(new TextDecoder().decode(Buffer.concat(chunks)));
+  const body = await readUrlEncodedBody(request, maxBytes);
+  return body.kind === 'ok' ? body.value : null;
 }
 
 export const { signIn, logout } = editorAuthHandlers();

@@ -1,4 +1,4 @@
-import { readJsonBody } from '../../lib/http/body.ts';
+import { readBoundedText, readJsonBody } from '../../lib/http/body.ts';
 import { rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { submitForm, type ContentContext, type FormSubmissionInput, type FormSubmitResult } from '../../lib/content/index.ts';
 import { getLogger } from '../../lib/log/index.ts';
@@ -26,26 +26,6 @@ export type FormBody =
   | { kind: 'unsupported' }
   | { kind: 'too-large' }
   | { kind: 'malformed' };
-
-async function readBoundedText(request: Request, maxBytes: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? NaN) > maxBytes) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
 
 /** Reads a form post: a JSON object or a urlencoded form (`application/x-www-form-urlencoded`), at most `maxBytes`. */
 export async function readFormBody(request: Request, maxBytes = MAX_FORM_BODY): Promise<FormBody> {

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { verifyPassword } from '../../lib/crypto/password.ts';
 import type { RateLimiter } from '../../lib/http/rate-limit.ts';
+import { readUrlEncodedBody } from '../../lib/http/body.ts';
 import { grantCookies, PASSWORD_GRANT_SECONDS } from './grant.server.ts';
 
 /** Why the form shows again. */
@@ -46,25 +47,10 @@ const NO_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAA
 
 /** The fields of a url-encoded form body of at most `maxBytes`, or why not. */
 export async function readFormBody(request: Request, maxBytes = MAX_FORM_BYTES): Promise<{ kind: 'ok'; fields: Record<string, string> } | { kind: 'unsupported' | 'too-large' }> {
-  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) return { kind: 'unsupported' };
-  if (Number(request.headers.get('content-length') ?? NaN) > maxBytes) return { kind: 'too-large' };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return { kind: 'too-large' };
-      }
-      chunks.push(value);
-    }
-  }
+  const body = await readUrlEncodedBody(request, maxBytes);
+  if (body.kind !== 'ok') return body;
   const fields: Record<string, string> = {};
-  for (const [k, val] of new URLSearchParams(new TextDecoder().decode(Buffer.concat(chunks)))) fields[k] ??= val;
+  for (const [k, val] of body.value) fields[k] ??= val;
   return { kind: 'ok', fields };
 }
 
