@@ -49,6 +49,54 @@ test.describe('styles outside the first round trip', () => {
   });
 });
 
+test.describe('feature styles only where the feature is', () => {
+  // The investor modules, the locations directory, the form module and the protected pages' gate
+  // link their own sheet where they start (once per page); other pages carry none of their styles.
+  const SHEETS = { investors: /\/_astro\/investors\.[\w-]+\.css/, locations: /\/_astro\/locations\.[\w-]+\.css/, forms: /\/_astro\/forms\.[\w-]+\.css/, protected: /\/_astro\/protected-pages\.[\w-]+\.css/ };
+  const SELECTORS = ['.ir-', '.ir{', '.ir ', '.locations', '.location__', '.kform', '.form-module', '.protected-gate'];
+  const inlineCss = (html: string) => [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]!).join('\n');
+  const linkedSheets = (html: string) => [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*>/g)].map((m) => /href="([^"]+)"/.exec(m[0])?.[1] ?? '');
+
+  test('/en/about-us carries none of their styles, neither inline nor linked', async () => {
+    const res = await raw('/en/about-us');
+    expect(res.status).toBe(200);
+    const css = inlineCss(res.text);
+    for (const selector of SELECTORS) expect(css, selector).not.toContain(selector);
+    const links = linkedSheets(res.text);
+    for (const sheet of Object.values(SHEETS)) expect(links.filter((href) => sheet.test(href))).toEqual([]);
+  });
+
+  // [page, feature, where the feature's section starts, its first styled content]
+  for (const [path, feature, section, content] of [
+    ['/en/investors', 'investors', 'class="section ir ', 'class="ir-'],
+    ['/de/investors', 'investors', 'class="section ir ', 'class="ir-'],
+    ['/en/locations', 'locations', 'class="section locations"', 'class="locations__'],
+    ['/en/service-support', 'forms', 'class="section form-module"', 'class="kform'],
+    ['/en/productronica/internal', 'protected', '<main', 'class="container protected-gate"'],
+  ] as const) {
+    test(`${path} links the ${feature} sheet once, in the body where the ${feature} markup starts, and inlines none of it`, async () => {
+      const res = await raw(path);
+      expect(res.status).toBeLessThan(500);
+      const html = res.text;
+      expect(html.slice(0, html.indexOf('</head>'))).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      const links = linkedSheets(html).filter((href) => SHEETS[feature].test(href));
+      expect(links).toHaveLength(1);
+      const at = html.indexOf(`href="${links[0]}"`);
+      expect(html.indexOf(section)).toBeGreaterThan(html.indexOf('</head>'));
+      expect(at).toBeGreaterThan(html.indexOf(section));
+      expect(at).toBeLessThan(html.indexOf(content));
+      const css = inlineCss(html);
+      for (const selector of SELECTORS) expect(css, selector).not.toContain(selector);
+      const sheet = await raw(links[0]!);
+      expect(sheet.status).toBe(200);
+      expect(String(sheet.headers['content-type'])).toContain('text/css');
+      // Same origin: allowed by the page's style-src 'self'.
+      const styleSrc = /style-src([^;]*)/.exec(String(res.headers['content-security-policy'] ?? ''))?.[1] ?? '';
+      expect(styleSrc).toContain("'self'");
+    });
+  }
+});
+
 test.describe('Lighthouse findings', () => {
   for (const path of ['/en/comparison', '/en/search?q=crimp', '/style-guide']) {
     test(`${path} has a meta description`, async ({ page }) => {
