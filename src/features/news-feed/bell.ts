@@ -1,5 +1,5 @@
 import { NEWS_FEED_OPEN_EVENT } from '../platform/actions.ts';
-import { newsFeedUrl } from './paging.ts';
+import { newsFeedUrl } from './url.ts';
 import { hasUnread, LAST_READ_KEY, readLastRead } from './unread.ts';
 
 /**

@@ -24,15 +24,7 @@ export function appendPage(state: FeedPages, page: NewsFeedResponse): FeedPages 
   };
 }
 
-/**
- * The API URL of a page: the first without `after`, the next ones after the last endCursor.
- * @example newsFeedUrl('de-ch', 'Y3gx') // '/api/news-feed?lang=de-ch&after=Y3gx'
- */
-export function newsFeedUrl(locale: string, after: string | null): string {
-  const params = new URLSearchParams({ lang: locale });
-  if (after) params.set('after', after);
-  return `/api/news-feed?${params.toString()}`;
-}
+export { newsFeedUrl } from './url.ts';
 
 const str = v.string();
 const EntrySchema = v.object({
