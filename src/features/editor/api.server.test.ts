@@ -142,3 +142,16 @@ describe('the translation API', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 });
+
+describe('a content hub that does not answer', () => {
+  it('gives 502 with a message of our own, never the upstream error text', async () => {
+    const down = { ...services, content: { ...services.content, endpoint: 'http://127.0.0.1:9/graphql' } };
+    const url = new URL(`http://localhost:4321/api/translation/state/${SUSTAINABILITY}`);
+    const request = new Request(url, { headers: { cookie: EDITOR } });
+    const res = await translationState({ request, url, params: { pageId: SUSTAINABILITY }, locals: { api: { system, data, services: down } } } as unknown as APIContext);
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: 'content-hub', message: 'The content hub did not answer. Please try again later.' });
+    expect(text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|fetch failed/);
+  });
+});

@@ -29,7 +29,8 @@ const bad = (message: string) => json({ error: 'invalid-parameter', message }, 4
 
 function contentFailure(err: unknown, what: string): Response {
   log.error({ err }, `${what} failed`);
-  return json({ error: 'content-hub', message: `The content hub did not answer: ${(err as Error).message}` }, 502);
+  // The upstream's own error text stays in the log: an answer never carries it.
+  return json({ error: 'content-hub', message: 'The content hub did not answer. Please try again later.' }, 502);
 }
 
 /** Site and language from the path and query, validated (400 / 404), or the answer to send. */
