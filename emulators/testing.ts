@@ -25,6 +25,18 @@ const closeServer = (server: Server) => new Promise<void>((resolve) => {
   server.close(() => resolve());
 });
 
+export interface DemoContentHub {
+  /** The GraphQL endpoint. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the content hub alone (quiet, port 0) over the demo data for a unit test; `close()` stops it. */
+export async function startDemoContentHub(): Promise<DemoContentHub> {
+  const hub = await startContentHub({ port: 0, dataDir: join(data, 'content'), quiet: true });
+  return { url: hub.url, close: () => closeServer(hub.server) };
+}
+
 /** Starts both emulators (quiet, port 0) for a unit test; `close()` stops them. */
 export async function startDemoServices(): Promise<DemoServices> {
   const [hub, catalogue] = await Promise.all([

@@ -1,23 +1,15 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from 'node:http';
-import { startContentHub } from './server.ts';
+import { startDemoContentHub, type DemoContentHub } from '../testing.ts';
 import { getCustomerAreaSettings } from '../../src/lib/content/customer-area.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-let server: Server;
+let hub: DemoContentHub;
 let endpoint: string;
 
 beforeAll(async () => {
-  const hub = await startContentHub({ port: 0, dataDir: join(here, '../data/content'), quiet: true });
-  server = hub.server;
+  hub = await startDemoContentHub();
   endpoint = hub.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => hub.close());
 
 describe('customer-area settings through the content client', () => {
   it('answers the demo record: service addresses, the request-access page, master-data services 2 coming soon, the support contact', async () => {

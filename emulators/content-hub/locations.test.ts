@@ -1,26 +1,19 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from 'node:http';
-import { startContentHub } from './server.ts';
+import { startDemoContentHub, type DemoContentHub } from '../testing.ts';
 import { LOCATIONS_FILE, loadLocations, type RawLocation } from './locations.ts';
 import { getLocations } from '../../src/lib/content/locations.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-let server: Server;
+let hub: DemoContentHub;
 let endpoint: string;
 
 beforeAll(async () => {
-  const hub = await startContentHub({ port: 0, dataDir: join(here, '../data/content'), quiet: true });
-  server = hub.server;
+  hub = await startDemoContentHub();
   endpoint = hub.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => hub.close());
 
 describe('the locations directory through the content client', () => {
   it('answers every demo entry with brands resolved from system data and roles in the asked language', async () => {

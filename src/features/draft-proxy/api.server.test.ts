@@ -1,29 +1,20 @@
 import type { APIContext } from 'astro';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
 import { PAGE_BY_PATH } from '../../lib/content/queries.ts';
 import { EDITOR_COOKIE, editorSessionValue } from '../editor/session.server.ts';
 import { DRAFT_PROXY_MAX_BODY, localeChain, postDraftProxy } from './api.server.ts';
 
 const HASH = 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5';
 const EDITOR = `${EDITOR_COOKIE}=${editorSessionValue(HASH)}`;
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
-let server: Server;
+let hub: DemoContentHub;
 let endpoint: string;
 
 beforeAll(async () => {
-  const hub = await startContentHub({ port: 0, dataDir, quiet: true });
-  server = hub.server;
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  hub = await startDemoContentHub();
+  endpoint = hub.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => hub.close());
 
 async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; data?: unknown } }> {
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };

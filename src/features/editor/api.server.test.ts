@@ -1,9 +1,6 @@
 import type { APIContext, APIRoute } from 'astro';
-import type { Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
 import { cachedSource, DataCache } from '../../lib/cache/data-cache.ts';
 import { getSystemData } from '../../lib/content/index.ts';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
@@ -14,29 +11,24 @@ import { editorNavigation, postOnly, publicNavigation, translationReset, transla
 import type { NavigationItem, SiteNavigationAnswer } from './navigation.ts';
 import { EDITOR_COOKIE, editorSessionValue } from './session.server.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const HASH = hashPasswordSync('pw', { N: 2 ** 10, r: 8, p: 1 });
 const EDITOR = `${EDITOR_COOKIE}=${editorSessionValue(HASH)}`;
 const SUSTAINABILITY = 'cm86g1xcd2xsqlb0racgnpi2o';
 
-let server: Server;
+let hub: DemoContentHub;
 let endpoint: string;
 let services: Services;
 let system: SystemData;
 const data = cachedSource(new DataCache(), 'use', false);
 
 beforeAll(async () => {
-  const hub = await startContentHub({ port: 0, dataDir: join(here, '../../../emulators/data/content'), quiet: true });
-  server = hub.server;
+  hub = await startDemoContentHub();
   endpoint = hub.url;
   services = { ...testServices({ contentEndpoint: hub.url, catalogueEndpoint: hub.url }), editorPasswordHash: HASH };
   system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
   await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { setTranslationClock(stepMs: 0) }' }) });
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => hub.close());
 
 async function call(handler: APIRoute, path: string, opts: { params?: Record<string, string>; cookie?: string; method?: string } = {}) {
   const url = new URL(`http://localhost:4321${path}`);

@@ -1,9 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
 import type { ContentConfig } from './client.ts';
 import { allowedOperation, DRAFT_PROXY_OPERATIONS, draftPassthrough, isProtectedRecord, operationNameOf, withoutProtectedPages } from './draft-proxy.ts';
 import { FILE, PAGE_BY_PATH, SYSTEM_DATA } from './queries.ts';
@@ -59,19 +55,14 @@ describe('the protection filter', () => {
 });
 
 // Against the content-hub emulator: the stage is forced to DRAFT and its protected pages never pass.
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
-let server: Server;
+let hub: DemoContentHub;
 let config: ContentConfig;
 
 beforeAll(async () => {
-  const hub = await startContentHub({ port: 0, dataDir, quiet: true });
-  server = hub.server;
-  config = { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` };
+  hub = await startDemoContentHub();
+  config = { endpoint: hub.url };
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => hub.close());
 
 describe('draftPassthrough', () => {
   it('answers in stage DRAFT whatever stage the client asked for', async () => {
