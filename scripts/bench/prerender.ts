@@ -7,7 +7,7 @@
 // --profile takes CPU profiles of the full run (this thread and every render thread) and of the
 // server during the one change (all its threads), into dir (default: a folder in the temp dir),
 // and prints their top entries (self and inclusive time) with the CPU ms per page.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -157,8 +157,8 @@ export default defineConfig({ output: 'static', site: 'http://localhost:${PORT}'
   else console.error(`astro static build failed:\n${res.log}`);
 }
 
-// 4. One content change live: the real server, the webhook naming the changed record, then the
-// page polled until it shows the new title.
+// 4. One content change live: the real server (warmed by one earlier webhook), the webhook naming
+// the changed record, then the page polled until it shows the new title.
 const SECRET = 'bench-revalidation-secret';
 const server = spawn(process.execPath, [
   // Profiled: SIGTERM must end the server by process.exit, so the profiles get written.
@@ -176,17 +176,29 @@ for (let i = 0; ; i++) {
   if (i > 600) throw new Error('the server did not start');
   await new Promise((r) => setTimeout(r, 50));
 }
-await fetch(hub.url, {
+const changeTitle = (id: string, title: string) => fetch(hub.url, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ query: `mutation { updatePageTitle(id: "${CHANGED_ID}", language: "en", title: "${CHANGED_TITLE}") { id } }` }),
+  body: JSON.stringify({ query: `mutation { updatePageTitle(id: "${id}", language: "en", title: "${title}") { id } }` }),
 });
-const webhookStart = performance.now();
-const answer = fetch(`${base}/api/revalidate`, {
+const webhook = (id: string) => fetch(`${base}/api/revalidate`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', 'x-revalidate-secret': SECRET },
-  body: JSON.stringify({ records: [{ model: 'page', id: CHANGED_ID, stage: 'PUBLISHED' }] }),
+  body: JSON.stringify({ records: [{ model: 'page', id, stage: 'PUBLISHED' }] }),
 }).then((r) => r.json() as Promise<PrerenderResult>);
+// A server that has been up: one earlier webhook (another page) has run, and the link copy it
+// staged for the next change is ready (a real webhook rarely follows the last within seconds).
+const WARM_ID = 'cbench0000000000000000001';
+await changeTitle(WARM_ID, 'Warm-up change');
+const warm = await webhook(WARM_ID);
+for (const started = performance.now(); warm.releaseId && performance.now() - started < 120_000;) {
+  const releases = join(dist, 'static/releases');
+  if (readdirSync(releases).some((id) => existsSync(join(releases, id, '.staged')))) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+await changeTitle(CHANGED_ID, CHANGED_TITLE);
+const webhookStart = performance.now();
+const answer = webhook(CHANGED_ID);
 let liveSeconds = 0;
 for (;;) {
   const page = await get(pageUrl);
@@ -224,7 +236,8 @@ const rows: [string, string][] = [
   ['one change live: webhook request → new HTML served', `${liveSeconds.toFixed(2)} s`],
   ['  the run: scope, re-rendered routes', `${one.scope}${one.scopeReason ? ` (${one.scopeReason})` : ''}, ${one.rendered} rendered, ${one.unchanged} kept`],
   ['  the run: seconds to publish', `${one.seconds.toFixed(2)} s`],
-  ['  of which collect / link copy / render / search index', `${one.collectSeconds.toFixed(2)} / ${one.linkSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} / ${one.publishSeconds.toFixed(2)} s`],
+  ['  of which collect / link copy / render', `${one.collectSeconds.toFixed(2)} / ${one.linkSeconds.toFixed(2)} / ${one.renderSeconds.toFixed(2)} s`],
+  [`  its search index (${one.searchAfterPublish ? 'written after the pages went live' : 'before the pages went live'})`, `${one.publishSeconds.toFixed(2)} s`],
   ['link copy staged after each publish (off the change\'s path)', `${full.stageSeconds.toFixed(2)} s`],
   ['nothing changed: seconds', `${none.seconds.toFixed(2)} s (${none.rendered} rendered)`],
 ];

@@ -63,12 +63,21 @@ export function createRevalidation(opts: {
   /** The prerender thread: started on the first run and kept (the App stays loaded); one run at a time. */
   let worker: Worker | null = null;
   let pending: { resolve(r: PrerenderResult): void; reject(err: Error): void } | null = null;
+  /** Per worker run: settled when it has written its search index (see `run`). */
+  const searchWritten = new Map<number, () => void>();
+  const searchOf = new WeakMap<PrerenderResult, Promise<void>>();
+  let runs = 0;
   const prerenderThread = (): Worker => {
     if (worker) return worker;
     const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
     });
-    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string }) => {
+    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string } | { event: 'search-written'; run: number }) => {
+      if ('event' in m) {
+        searchWritten.get(m.run)?.();
+        searchWritten.delete(m.run);
+        return;
+      }
       const p = pending;
       pending = null;
       if (m.ok) p?.resolve(m.result!);
@@ -92,9 +101,18 @@ export function createRevalidation(opts: {
   if (!opts.runPrerender && opts.env.REVALIDATE_SECRET) prerenderThread();
 
   const runWorker = (force: RevalidateRequest) => new Promise<PrerenderResult>((resolve, reject) => {
-    pending = { resolve, reject };
+    const runId = ++runs;
+    const written = new Promise<void>((r) => { searchWritten.set(runId, r); });
+    pending = {
+      resolve: (result) => {
+        if (result.releaseId) searchOf.set(result, written);
+        else searchWritten.delete(runId);
+        resolve(result);
+      },
+      reject: (err) => { searchWritten.delete(runId); reject(err); },
+    };
     // The thread's lines carry the id of the request that started the run.
-    prerenderThread().postMessage({ force: { ids: force.ids, slugs: force.slugs, all: force.all }, records: force.records, reqId: currentRequestId() });
+    prerenderThread().postMessage({ force: { ids: force.ids, slugs: force.slugs, all: force.all }, records: force.records, reqId: currentRequestId(), run: runId });
   });
 
   const schedule = (force: RevalidateRequest): Promise<PrerenderResult> => {
@@ -131,7 +149,11 @@ export function createRevalidation(opts: {
       safetyNet.unref();
     }
     if (result.releaseId && opts.onPublished) {
-      await opts.onPublished().catch((err) => log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`));
+      const reload = () => opts.onPublished!().catch((err) => log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`));
+      const written = searchOf.get(result);
+      // A targeted run writes the search index after its pages went live: the answer does not wait for it.
+      if (written && result.searchAfterPublish) void written.then(reload);
+      else await (written ?? Promise.resolve()).then(reload);
     }
     return result;
   }

@@ -48,7 +48,7 @@ let rendered: string[];
  * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
  * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
  */
-function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string } = {}): Promise<PrerenderResult> {
+function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string; onPublished?: () => void; onSearchWritten?: () => void } = {}): Promise<PrerenderResult> {
   rendered = [];
   built = [];
   const app = {
@@ -78,7 +78,7 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
     };
   };
   return prerender(
-    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records },
+    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records, ...(opts.onPublished ? { onPublished: opts.onPublished } : {}), ...(opts.onSearchWritten ? { onSearchWritten: opts.onSearchWritten } : {}) },
     { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect },
   );
 }
@@ -281,6 +281,24 @@ describe('prerender: targeted revalidation (named records)', () => {
     expect(again.scope).toBe('targeted');
     expect(built.sort()).toEqual(['/en', '/en/about-us']);
     expect(liveText('/en/about-us')).toBe('<p>/en/about-us v2</p>');
+  });
+
+  it('makes the pages of a targeted run live before it writes their search index; a full run writes the index first', async () => {
+    /** The English index's title of /en/contact as the search files say at a moment: what a search would find then. */
+    const indexedTitle = () => {
+      const manifest = JSON.parse(readFileSync(join(dist, 'search/manifest.json'), 'utf8')) as { indexes: { key: string; file: string }[] };
+      const file = manifest.indexes.find((i) => i.key.endsWith('/en'))!.file;
+      const docs = (JSON.parse(readFileSync(join(dist, 'search', file), 'utf8')) as { docs: string[][] }).docs;
+      return docs.find((d) => d[0] === '/en/contact')?.[1];
+    };
+    const seen: string[] = [];
+    const watch = { onPublished: () => seen.push(`published: page ${liveText('/en/contact')}, search ${indexedTitle()}`), onSearchWritten: () => seen.push(`search written: ${indexedTitle()}`) };
+    await run(TARGET_SITE, watch);
+    expect(seen).toEqual(['search written: /en/contact v1', 'published: page <p>/en/contact v1</p>, search /en/contact v1']);
+    seen.length = 0;
+    const result = await run(changedContact, { ...watch, records: [{ model: 'page', id: 'contact-id', stage: 'PUBLISHED' }] });
+    expect(result).toMatchObject({ scope: 'targeted', searchAfterPublish: true });
+    expect(seen).toEqual(['published: page <p>/en/contact v2</p>, search /en/contact v1', 'search written: /en/contact v2']);
   });
 
   it('removes the routes of a named record that is gone', async () => {

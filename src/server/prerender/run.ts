@@ -37,6 +37,11 @@ export interface PrerenderOptions {
   stage?: boolean;
   /** Told the result as soon as the release is live, before the clean-up and the staging that follow. */
   onPublished?: (result: PrerenderResult) => void;
+  /**
+   * Told when the search index of a published release is written: before the release goes live in
+   * a full run, right after it in a targeted one (its pages need not wait for the search).
+   */
+  onSearchWritten?: () => void;
   /** Node options of the render worker threads (the bench profiles them with `--cpu-prof`). */
   workerExecArgv?: string[];
 }
@@ -69,12 +74,28 @@ export interface PrerenderResult {
   pagesPerSecond: number;
   /** `targeted` when only what the named records affect was collected, else why everything was. */
   scope: 'full' | 'targeted';
+  /** The search index is written after the publish (a targeted run): `onSearchWritten` says when. */
+  searchAfterPublish?: boolean;
   scopeReason?: string;
 }
 
 export interface BuiltEntry {
   app: { render(req: Request, opts: { locals: object }): Promise<Response> };
   buildId: string;
+}
+
+/**
+ * The route index this process last wrote, by static root and release: the next targeted run of a
+ * long-lived process (the server's prerender thread) takes it from memory instead of parsing the
+ * file again (~15 MB for 10,000 routes). Never changed once written.
+ */
+let lastRouteIndex: { key: string; index: RouteIndex } | null = null;
+function rememberRouteIndex(staticRoot: string, releaseId: string, index: RouteIndex): void {
+  lastRouteIndex = { key: `${staticRoot}\n${releaseId}`, index };
+}
+function routeIndexOf(staticRoot: string, releaseId: string): RouteIndex | null {
+  if (lastRouteIndex?.key === `${staticRoot}\n${releaseId}`) return lastRouteIndex.index;
+  return readRouteIndex(releaseDir(staticRoot, releaseId));
 }
 
 const entryCache = new Map<string, Promise<BuiltEntry>>();
@@ -152,10 +173,10 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
 
   // A webhook that named records: collect only what they affect, when the live release says what that is.
   let targeting: Targeting | null = null;
-  if (opts.records?.length && !opts.force?.all && liveRoot) {
+  if (opts.records?.length && !opts.force?.all && liveRoot && liveId) {
     // Pages forced by id or slug are named records too (built, never kept).
     const forced = [...(opts.force?.ids ?? []), ...(opts.force?.slugs ?? [])].map((id) => ({ model: 'forced', id }));
-    targeting = target(readRouteIndex(liveRoot), app, [...opts.records, ...forced]);
+    targeting = target(routeIndexOf(staticRoot, liveId), app, [...opts.records, ...forced]);
   }
   if (targeting?.targeted && targeting.ids.length === 0) {
     // Only records of other stages (drafts): nothing served changes.
@@ -289,33 +310,46 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site, locale: r.locale.language });
     if (touched && !r.kept) touched.add(indexKey(site, r.locale.language.toLowerCase().split(/[-_]/)[0] as Language));
   }
-  // Written before the swap; each index file is replaced atomically (see buildIndexDirectory).
-  const publishStart = performance.now();
-  await publishSearchDocuments(docs, searchConfig, touched ? { touched } : {});
-  const publishSeconds = (performance.now() - publishStart) / 1000;
+  // A full run writes everything before the swap. A targeted run, which adds no page and removes
+  // none, makes its pages live first and writes after the swap what no request needs at once: the
+  // search index (its text follows the page a moment later), the sitemaps (their lastmod) and the
+  // route index (a run killed before it is written leaves a release without one, and the next
+  // webhook then collects everything). Each of these files is replaced atomically.
+  const deferTail = touched !== null;
+  const writeSearch = async () => {
+    const at = performance.now();
+    await publishSearchDocuments(docs, searchConfig, touched ? { touched } : {});
+    return (performance.now() - at) / 1000;
+  };
+  let searchSeconds = deferTail ? 0 : await writeSearch();
+  const write = async (file: string, text: string) => {
+    await writeAtomic(file, text);
+    await writeCompressedSiblings(file, text);
+  };
+  const writeSitemaps = async () => {
+    for (const plan of plans) {
+      const origin = collected.hosts.get(plan.host)!;
+      const hostRules = rules.get(plan.host)!;
+      // Every locale of a page has the same alternates: work them out once per page.
+      const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
+      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
+        const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
+        let alternates = alternatesOf.get(key);
+        if (!alternates) {
+          const site = collected.system.sites.find((s) => s.id === r.siteId)!;
+          alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
+          alternatesOf.set(key, alternates);
+        }
+        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
+      });
+      await write(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
+      if (!deferTail) await write(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
+    }
+  };
+  if (!deferTail) await writeSitemaps();
   for (const plan of plans) {
-    const origin = collected.hosts.get(plan.host)!;
-    const hostRules = rules.get(plan.host)!;
-    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: hostRules, redirects: collected.redirects };
-    // Every locale of a page has the same alternates: work them out once per page.
-    const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
-    const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
-      const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
-      let alternates = alternatesOf.get(key);
-      if (!alternates) {
-        const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-        alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
-        alternatesOf.set(key, alternates);
-      }
-      return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
-    });
-    const write = async (file: string, text: string) => {
-      await writeAtomic(file, text);
-      await writeCompressedSiblings(file, text);
-    };
+    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: rules.get(plan.host)!, redirects: collected.redirects };
     await write(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
-    await write(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
-    await write(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
     // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
     await write(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
   }
@@ -331,7 +365,11 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     for (const k of r.reads) keyIds[k] ??= collected.keyIds.get(k) ?? index?.keyIds[k] ?? [];
   }
   const routeIndex: RouteIndex = { format: ROUTE_INDEX_FORMAT, app, system: collected.systemHash, keyIds, routes: indexed };
-  await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));
+  const writeRouteIndex = async () => {
+    await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));
+    rememberRouteIndex(staticRoot, releaseId, routeIndex);
+  };
+  if (!deferTail) await writeRouteIndex();
   const main = collected.system.sites.find((s) => s.isMain);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
@@ -339,6 +377,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
   const seconds = (performance.now() - started) / 1000;
+  if (!deferTail) opts.onSearchWritten?.();
   const published = (stageSeconds: number): PrerenderResult => ({
     releaseId,
     rendered: done - failed.length,
@@ -350,13 +389,20 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     collectSeconds,
     linkSeconds,
     renderSeconds,
-    publishSeconds,
+    publishSeconds: searchSeconds,
     stageSeconds,
     scope,
+    ...(deferTail ? { searchAfterPublish: true } : {}),
     ...(scopeReason ? { scopeReason } : {}),
     pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
   });
   opts.onPublished?.(published(0));
+  if (deferTail) {
+    await writeRouteIndex();
+    await writeSitemaps();
+    searchSeconds = await writeSearch();
+    opts.onSearchWritten?.();
+  }
   await cleanStatic(staticRoot, { searchDir });
   // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
   const stageStart = performance.now();

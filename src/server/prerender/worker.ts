@@ -6,7 +6,7 @@ import { loadEntry, prerender, type PrerenderOptions } from './run.ts';
 import { runWithRequestContext } from '../../lib/log/index.ts';
 
 type Base = Omit<PrerenderOptions, 'onProgress' | 'force' | 'records'>;
-export interface RunMessage { force: PrerenderOptions['force']; records?: PrerenderOptions['records']; reqId?: string }
+export interface RunMessage { force: PrerenderOptions['force']; records?: PrerenderOptions['records']; reqId?: string; run?: number }
 
 const base = workerData as Base;
 // Loaded while the thread waits for its first run (a failure shows when a run needs it).
@@ -23,7 +23,7 @@ parentPort!.on('message', (msg: RunMessage) => {
   chain = chain.then(() => runOne(msg));
 });
 
-async function runOne({ force, records, reqId }: RunMessage): Promise<void> {
+async function runOne({ force, records, reqId, run }: RunMessage): Promise<void> {
   let answered = false;
   const answer = (m: { ok: boolean; result?: unknown; error?: string }) => {
     if (answered) return;
@@ -31,7 +31,12 @@ async function runOne({ force, records, reqId }: RunMessage): Promise<void> {
     parentPort!.postMessage(m);
   };
   // Answered as soon as the release is live; the clean-up and staging follow.
-  const opts: PrerenderOptions = { ...base, force, ...(records?.length ? { records } : {}), onPublished: (result) => answer({ ok: true, result }) };
+  const opts: PrerenderOptions = {
+    ...base, force, ...(records?.length ? { records } : {}),
+    onPublished: (result) => answer({ ok: true, result }),
+    // The server reloads its search index on this (after the answer when the run wrote it after the publish).
+    onSearchWritten: () => parentPort!.postMessage({ event: 'search-written', run }),
+  };
   try {
     const result = await (reqId ? runWithRequestContext({ reqId }, () => prerender(opts)) : prerender(opts));
     answer({ ok: true, result });
