@@ -109,6 +109,29 @@ test('editing one page re-renders only the routes built from it and publishes a 
   expect(again.body.releaseId).toBeNull();
 });
 
+test('a webhook naming the changed record rebuilds only what it affects; the page is live at the answer and the search follows', async () => {
+  const word = `webhookcheck${Date.now()}`;
+  const title = `Trade fair 2026 ${word}`;
+  await hub('mutation($id: ID!, $t: String!) { updatePageTitle(id: $id, language: "en", title: $t) { id } }', { id: DATA.englishOnlyPage.id, t: title });
+  const { status, body } = await revalidate({ records: [{ model: 'page', id: DATA.englishOnlyPage.id, stage: 'PUBLISHED' }] });
+  expect(status).toBe(200);
+  expect(body).toMatchObject({ scope: 'targeted', searchAfterPublish: true });
+  expect(body.rendered as number).toBeLessThan((body.total as number) / 10);
+  // Live when the answer comes: the page is served from the new release.
+  const page = await raw(`/en${DATA.englishOnlyPage.path}`);
+  expect(page.headers['x-render']).toBe('prerendered');
+  expect(page.text).toContain(title);
+  // The search index is written after the swap; the server reloads it when the thread says so.
+  const found = async () => {
+    const res = await raw('/api/search-proxy/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ localeCode: 'en', siteSlug: '', query: word }) });
+    return res.text.includes(word);
+  };
+  await expect.poll(found, { timeout: 15_000 }).toBe(true);
+  // The sitemap written after the swap still lists the page.
+  const sitemap = await raw('/sitemap.xml');
+  expect(sitemap.text).toContain(`${ORIGIN}/en${DATA.englishOnlyPage.path}</loc>`);
+});
+
 test('a page created after the build is rendered on demand', async ({ page }) => {
   const slug = `launch-${Date.now()}`;
   await hub('mutation($slug: String!) { createPage(site: "site-main", slug: $slug, language: "en", title: "Product launch", text: "A new machine generation.") { id } }', { slug });
