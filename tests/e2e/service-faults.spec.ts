@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { request } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,7 @@ const IDENTITY_PORT = PORT - 272;
 const TICKETING_PORT = PORT - 273;
 const OPENSEARCH_PORT = PORT - 274;
 const APP = PORT - 275;
+const HANGING_ASSETS = PORT - 276;
 const TIMEOUT_MS = 3000;
 const ROOT = process.cwd();
 const DATA = join(dirname(fileURLToPath(import.meta.url)), '../../emulators/data');
@@ -267,6 +269,21 @@ test('a revalidation while the content hub is down, or stopping in the middle of
   expect(home.headers['x-render']).toBe('prerendered');
   expect(home.text).toContain(`<meta name="release-id" content="${live}">`);
   await hub.up();
+});
+
+test('an asset store that accepts connections and never answers: /_image gives up in time instead of holding the request', async () => {
+  const sockets = new Set<Socket>();
+  const hanging = createTcpServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  await new Promise<void>((ok) => hanging.listen(HANGING_ASSETS, '127.0.0.1', ok));
+  try {
+    const res = await call(`/_image?href=${encodeURIComponent(`http://127.0.0.1:${HANGING_ASSETS}/assets/hero.jpg`)}&w=320&f=webp`);
+    expect(res.ms).toBeLessThan(2 * TIMEOUT_MS + 2000);
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(res.text).not.toMatch(/\n\s+at /);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((ok) => hanging.close(ok));
+  }
 });
 
 test('the catalogue down: product pages on demand serve what is cached, the rest the error page with 503; it recovers by itself', async () => {
