@@ -392,9 +392,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
 
-/** Starts the stub on 127.0.0.1 (port 0: a free one). */
-export async function startOpenSearchStub(): Promise<OpenSearchStub> {
-  const engine = new MemoryOpenSearch();
+/**
+ * Starts the stub on 127.0.0.1 (port 0: a free one). A fault test restarts it on the same `port`
+ * with the `engine` of the stopped one: its indexes survive, as a real cluster's would.
+ */
+export async function startOpenSearchStub(opts: { port?: number; engine?: MemoryOpenSearch } = {}): Promise<OpenSearchStub> {
+  const engine = opts.engine ?? new MemoryOpenSearch();
   const calls: string[] = [];
 
   const route = async (req: IncomingMessage): Promise<[number, unknown]> => {
@@ -438,7 +441,7 @@ export async function startOpenSearchStub(): Promise<OpenSearchStub> {
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => ok());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAppHandler } from './app-server.ts';
-import { distDirOf, EnvError, parseServerEnv, searchConfig as searchConfigOf, type ServerEnv } from './env.ts';
+import { boundGlobalFetch } from './bounded-fetch.ts';
+import { distDirOf, EnvError, parseServerEnv, searchConfig as searchConfigOf, upstreamTimeouts, type ServerEnv } from './env.ts';
 import { createRevalidation } from './revalidate.ts';
 import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
@@ -50,6 +51,8 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   const entryFile = join(distDir, 'server/entry.mjs');
   if (!existsSync(entryFile)) throw new Error(`No built app at ${entryFile}: run "npm run build" first.`);
   process.env.NODE_ENV = 'production';
+  // Calls without timeouts of their own (Astro's image endpoint fetching a remote image) get the upstream ones.
+  boundGlobalFetch(upstreamTimeouts(env));
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: AstroHandler };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseServerEnv } from './env.ts';
 import type { PrerenderResult } from './prerender/run.ts';
+import { runFailureError } from './revalidate-failure.ts';
 import { createRevalidation, type RevalidateRequest } from './revalidate.ts';
 import { inject } from './testing.ts';
 import { captureLogs } from '../lib/log/testing.ts';
@@ -309,12 +310,22 @@ describe('createRevalidation: POST /api/revalidate', () => {
     expect((await answer).status).toBe(200);
   });
 
-  it('answers 502 when the run fails, saying the previous build stays', async () => {
+  it('answers 502 when the run fails, saying the previous build stays (the details only in the log)', async () => {
     const { fake, revalidation } = setup();
     const answer = post(revalidation, '{}');
-    (await fake.nextRun()).reject(new Error('content hub timed out'));
+    (await fake.nextRun()).reject(new Error('render of /en failed at /srv/dist/server/entry.mjs'));
     const res = await answer;
     expect(res.status).toBe(502);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Revalidation failed, the previous build stays: content hub timed out' });
+    expect(JSON.parse(res.body)).toEqual({ error: 'Revalidation failed, the previous build stays live: the prerender failed (details in the server log).', live: null });
+  });
+
+  it('answers 503 with Retry-After when the content hub is down', async () => {
+    const { fake, revalidation } = setup();
+    const answer = post(revalidation, '{}');
+    (await fake.nextRun()).reject(runFailureError({ message: 'Content hub unreachable: connect ECONNREFUSED 127.0.0.1:1', name: 'ContentError', unavailable: true, failure: 'unreachable', operation: 'SystemData' }));
+    const res = await answer;
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('60');
+    expect(JSON.parse(res.body).error).toBe('Revalidation failed, the previous build stays live: the content hub is unavailable (it could not be reached). Try again later.');
   });
 });

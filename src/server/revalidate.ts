@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as v from 'valibot';
 import type { ServerEnv } from './env.ts';
 import { givenSecret, secretMatches } from './secret.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 import { currentRequestId, getLogger } from '../lib/log/index.ts';
+import { readPointer } from './release.ts';
+import { revalidationFailureAnswer, runFailureError, type RunFailure } from './revalidate-failure.ts';
 
 const log = getLogger('revalidate');
 
@@ -72,7 +75,7 @@ export function createRevalidation(opts: {
     const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
     });
-    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string } | { event: 'search-written'; run: number }) => {
+    w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string; failure?: RunFailure } | { event: 'search-written'; run: number }) => {
       if ('event' in m) {
         searchWritten.get(m.run)?.();
         searchWritten.delete(m.run);
@@ -81,7 +84,8 @@ export function createRevalidation(opts: {
       const p = pending;
       pending = null;
       if (m.ok) p?.resolve(m.result!);
-      else p?.reject(new Error(m.error));
+      // The error's fields (which service, down or not) survive the thread: the answer names them.
+      else p?.reject(runFailureError(m.failure ?? { message: m.error ?? 'the prerender failed' }));
     });
     const gone = (err: Error) => {
       // A crashed thread is replaced on the next run.
@@ -193,8 +197,12 @@ export function createRevalidation(opts: {
       log.info(`${result.rendered} rendered, ${result.unchanged} unchanged, ${result.removed} removed in ${result.seconds.toFixed(2)} s`);
       json(res, 200, result);
     } catch (err) {
-      log.error(`failed: ${(err as Error).message}`);
-      json(res, 502, { error: `Revalidation failed, the previous build stays: ${(err as Error).message}` });
+      // The details (upstream texts, paths) go to the log; the answer says what happened in our words.
+      const live = readPointer(join(opts.distDir, 'static'));
+      const answer = revalidationFailureAnswer(err, live);
+      log.error(`failed, the previous release ${live ?? '(none)'} stays live: ${(err as Error).message}`);
+      for (const [k, val] of Object.entries(answer.headers)) res.setHeader(k, val);
+      json(res, answer.status, answer.body);
     }
     return true;
   }

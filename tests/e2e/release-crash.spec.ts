@@ -14,13 +14,14 @@
 // CRASH_RESTART=rerender it keeps the killed runs' configuration and must render and publish
 // every route (a full render: minutes on a busy machine).
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import config from '../../playwright.config.ts';
 import { startEmulators, type RunningEmulators } from '../../emulators/start.ts';
 import { stagedBase } from '../../src/server/release.ts';
 import { test, expect, PORT } from './fixtures/index.ts';
+import { expectOneCompleteRelease, releaseIdOf, walk, type Meta } from './fixtures/release.ts';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 4);
 let expectedSeconds = Number(process.env.CRASH_RUN_SECONDS ?? 45);
@@ -30,73 +31,6 @@ const E2E_DIST = join(ROOT, process.env.DIST_DIR ?? 'dist');
 const GTM = 'GTM-CRASHTEST';
 const RERENDER = process.env.CRASH_RESTART === 'rerender';
 let emulators: RunningEmulators | null = null;
-
-interface Latest { id: string; timestamp: string }
-interface Meta { id: string; routes: Record<string, unknown> }
-
-/** The release id in a page's HTML (`<meta name="release-id">`, in the head: the first 64 KB suffice). */
-function releaseIdOf(file: string): string | null {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return /<meta name="release-id" content="([^"]*)"/.exec(buf.subarray(0, n).toString('utf8'))?.[1] ?? null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
-
-/**
- * The live tree is exactly one complete release: the pointer names a release folder; hosts.json
- * lists its host trees with their origins; every host's latest.json names this release and its
- * meta; every route of the meta has its HTML and payload, rendered by this release or an earlier
- * (ids sort by time) — never by a run that was not published; no temporary file; the search
- * manifest lists only files that exist. Returns the live release id.
- */
-function expectOneCompleteRelease(dist: string, when: string): string {
-  const output = join(dist, 'static');
-  const target = readlinkSync(join(output, 'live'));
-  expect(target, `${when}: live pointer`).toMatch(/^releases\/[0-9a-z]+$/);
-  const id = target.slice('releases/'.length);
-  const release = join(output, target);
-  const hosts = JSON.parse(readFileSync(join(release, 'hosts.json'), 'utf8')) as { main: string; hosts: Record<string, string> };
-  const trees = readdirSync(release, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  expect(Object.keys(hosts.hosts).sort(), `${when}: hosts.json lists the host trees`).toEqual(trees);
-  expect(trees, `${when}: host trees`).toEqual(expect.arrayContaining(['events.localhost', 'localhost', 'partner.localhost']));
-  expect(hosts.main).toBe('localhost');
-  for (const [host, origin] of Object.entries(hosts.hosts)) expect(origin, `${when}: origin of ${host}`).toBe(`http://${host}:${PORT}`);
-  for (const host of trees) {
-    const latest = JSON.parse(readFileSync(join(release, host, 'builds/latest.json'), 'utf8')) as Latest;
-    expect(latest.id, `${when}: ${host} latest.json is the live release`).toBe(id);
-    const meta = JSON.parse(readFileSync(join(release, host, 'builds/meta', `${latest.id}.json`), 'utf8')) as Meta;
-    expect(meta.id, `${when}: ${host} meta`).toBe(latest.id);
-    const routes = Object.keys(meta.routes);
-    expect(routes.length).toBeGreaterThan(5);
-    const problems: string[] = [];
-    for (const route of routes) {
-      const dir = join(release, host, route);
-      if (!existsSync(join(dir, '_payload.json'))) problems.push(`${route}: no _payload.json`);
-      if (!existsSync(join(dir, 'index.html'))) {
-        problems.push(`${route}: no index.html`);
-        continue;
-      }
-      const renderedBy = releaseIdOf(join(dir, 'index.html'));
-      if (!renderedBy || renderedBy > id) problems.push(`${route}: rendered by ${renderedBy}, not published before ${id}`);
-    }
-    expect(problems.slice(0, 10), `${when}: routes of ${host} (${problems.length} problems)`).toEqual([]);
-  }
-  expect(walk(release).filter((f) => f.endsWith('.tmp')), `${when}: temporary files in the live release`).toEqual([]);
-  const searchDir = join(dist, 'search');
-  if (existsSync(join(searchDir, 'manifest.json'))) {
-    const manifest = JSON.parse(readFileSync(join(searchDir, 'manifest.json'), 'utf8')) as { indexes: { file: string }[] };
-    expect(manifest.indexes.filter((i) => !existsSync(join(searchDir, i.file))), `${when}: search index files`).toEqual([]);
-  }
-  return id;
-}
 
 function runPrerender(dist: string, args: string[], killAfterMs: number | null, gtm: string | undefined = GTM): Promise<{ killed: boolean; code: number | null; seconds: number; output: string }> {
   const webServerEnv = (config.webServer as { env: Record<string, string> }).env;

@@ -76,7 +76,8 @@ function failureResponse(err: unknown, operation: string): Response {
       return json({ error: 'not-found', message: 'The account does not exist (any more).' }, 404);
     default:
       log.error(`${operation}: ${err.message}`);
-      return json({ error: 'unavailable', message: `The account service is not available right now (${err.message}).` }, 502);
+      // The upstream's words (its address, its error text) stay in the log.
+      return json({ error: 'unavailable', message: 'The account service is not available right now.' }, 502);
   }
 }
 

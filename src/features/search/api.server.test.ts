@@ -29,19 +29,26 @@ describe('search API', () => {
     expect(res.status).toBe(400);
   });
 
-  it('a failing backend passes its error on (502), and no backend is a 503', async () => {
-    const failing = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('backend', 'engine down'); })));
+  it('a failing backend passes its status on (502), and no backend is a 503 with Retry-After; the engine\'s words stay in the log', async () => {
+    const failing = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('backend', 'OpenSearch search failed: 500 search_phase_execution_exception at 10.0.0.7:9200'); })));
     expect(failing.status).toBe(502);
-    expect((await failing.json()).error).toBe('engine down');
+    expect((await failing.json()).error).toBe('The search service failed. Please try again in a moment.');
     const missing = await handleSearch('suggest', context(JSON.stringify({ localeCode: 'de', query: 'xy' }), undefined));
     expect(missing.status).toBe(503);
-    expect((await missing.json()).error).toBe('Search is not available right now');
+    expect(missing.headers.get('retry-after')).toBe('60');
+    expect((await missing.json()).error).toBe('The search is not available right now. Please try again in a moment.');
+  });
+
+  it('no index folder path in the answer', async () => {
+    const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('not-ready', 'No search index in /srv/app/dist/search (ENOENT): run the prerender first'); })));
+    expect(res.status).toBe(503);
+    expect(await res.text()).not.toContain('/srv');
   });
 
   it('a SearchError from the server\'s copy of the search module keeps its status (503, not 502)', async () => {
     const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw foreignSearchError('not-ready', 503); })));
     expect(res.status).toBe(503);
-    expect((await res.json()).error).toBe('no index');
+    expect((await res.json()).error).toBe('The search is not available right now. Please try again in a moment.');
   });
 
   it('asks for JSON', async () => {

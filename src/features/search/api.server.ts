@@ -2,10 +2,15 @@ import type { APIContext } from 'astro';
 import { isSearchError, parseSearchRequest, parseSuggestRequest } from '../../lib/search/index.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { json } from '../../lib/http/json.ts';
+import { RETRY_AFTER_SECONDS } from '../../site/error-page.ts';
 import { apiContext } from '../platform/context.ts';
 import { searchOnHost } from './search.server.ts';
 
 const log = getLogger('search');
+
+/** What the API says when the search has no index loaded (503) or its engine fails (502). */
+export const SEARCH_UNAVAILABLE = 'The search is not available right now. Please try again in a moment.';
+export const SEARCH_FAILED = 'The search service failed. Please try again in a moment.';
 
 /**
  * POST /api/search-proxy/{search,suggest}: validates the body (400 with a clear message, never a
@@ -27,10 +32,15 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
     return json(await searchOnHost(kind, apiContext(locals), url.host, query), 200);
   } catch (err) {
     if (isSearchError(err)) {
-      if (err.status >= 500) log.error(`${kind} failed: ${err.message}`);
-      return json({ error: err.message }, err.status);
+      if (err.status < 500) return json({ error: err.message }, err.status);
+      // The engine's own words (its address, an index folder, its error body) stay in the log.
+      log.error(`${kind} failed: ${err.message}`);
+      if (err.status !== 503) return json({ error: SEARCH_FAILED }, err.status);
+      const res = json({ error: SEARCH_UNAVAILABLE }, 503);
+      res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      return res;
     }
     log.error({ err }, `${kind} failed`);
-    return json({ error: 'The search service failed' }, 502);
+    return json({ error: SEARCH_FAILED }, 502);
   }
 }

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadEntry, prerender, type PrerenderOptions } from './run.ts';
 import { runWithRequestContext } from '../../lib/log/index.ts';
+import { runFailureOf, type RunFailure } from '../revalidate-failure.ts';
 
 type Base = Omit<PrerenderOptions, 'onProgress' | 'force' | 'records'>;
 export interface RunMessage { force: PrerenderOptions['force']; records?: PrerenderOptions['records']; reqId?: string; run?: number }
@@ -25,7 +26,7 @@ parentPort!.on('message', (msg: RunMessage) => {
 
 async function runOne({ force, records, reqId, run }: RunMessage): Promise<void> {
   let answered = false;
-  const answer = (m: { ok: boolean; result?: unknown; error?: string }) => {
+  const answer = (m: { ok: boolean; result?: unknown; error?: string; failure?: RunFailure }) => {
     if (answered) return;
     answered = true;
     parentPort!.postMessage(m);
@@ -42,6 +43,6 @@ async function runOne({ force, records, reqId, run }: RunMessage): Promise<void>
     answer({ ok: true, result });
   } catch (err) {
     if (answered) console.error(`after the publish: ${(err as Error).message}`);
-    answer({ ok: false, error: (err as Error).message });
+    answer({ ok: false, error: (err as Error).message, failure: runFailureOf(err) });
   }
 }
