@@ -6,6 +6,7 @@ import { cachedSource, cacheModeFor, DataCache } from './lib/cache/data-cache.ts
 import { distDirOf, serverEnv, servicesFromEnv } from './server/env.ts';
 import { fallbackSearch } from './server/search-fallback.ts';
 import { hasRevalidateSecret } from './server/secret.ts';
+import { isLocalHostname } from './server/host.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import { contentContextFor, type PageContext } from './features/platform/context.ts';
 import { errorPageStatus } from './site/error-page.ts';
@@ -103,8 +104,10 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   });
   // The next-release toggle: ?nextRelease=false clears the cookie, any other value sets it.
   const nextReleaseParam = url.searchParams.get('nextRelease');
-  if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
-  else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
+  // HttpOnly, SameSite=Lax, Secure outside the developer's machine (like every cookie the server sets).
+  const nextReleaseCookie = { path: '/', sameSite: 'lax', httpOnly: true, secure: !isLocalHostname(url.hostname) } as const;
+  if (nextReleaseParam === 'false') cookies.delete('nextRelease', nextReleaseCookie);
+  else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { ...nextReleaseCookie, maxAge: 60 * 60 * 24 * 30 });
   const given = locals.search;
   locals.api = { system, data, services, search: given ? () => Promise.resolve(given) : () => fallbackSearch(env, distDirOf(env, process.cwd())) };
   if (resolution.kind === 'pass') return next();

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import sirv from 'sirv';
-import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
+import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, ensureCspHeader, withHeaderOnlyDirectives } from './headers.ts';
 import { StaticSite } from './static-site.ts';
-import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
+import { hostHeaderFor, httpsRedirectTarget, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
+import { checkRequestTarget } from './request-target.ts';
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
@@ -153,19 +154,6 @@ export function createAppHandler(opts: AppServerOptions) {
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Render', 'on-demand');
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    // Astro sends its CSP as a header on on-demand pages; add what only a header can carry.
-    res.writeHead = ((status: number, ...rest: unknown[]) => {
-      const csp = res.getHeader('content-security-policy');
-      if (typeof csp === 'string') res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(csp));
-      const headers = rest.find((r) => r && typeof r === 'object' && !Array.isArray(r)) as Record<string, unknown> | undefined;
-      if (headers) {
-        for (const k of Object.keys(headers)) {
-          if (k.toLowerCase() === 'content-security-policy' && typeof headers[k] === 'string') headers[k] = withHeaderOnlyDirectives(headers[k] as string);
-        }
-      }
-      return writeHead(status, ...rest);
-    }) as typeof res.writeHead;
     // HTML and API answers over 1 KB in br or gzip when the client accepts it.
     if (!NO_FLY_COMPRESSION.test(req.url ?? '')) compressOnTheFly(req, res);
     // The handler has rewritten req.headers.host to the resolved site host.
@@ -192,6 +180,8 @@ export function createAppHandler(opts: AppServerOptions) {
   const sendIfReady = (req: IncomingMessage, res: ServerResponse, requestId: string | undefined): boolean => {
     const method = req.method;
     if ((method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
+    // A request through a TLS proxy saying it came over http may need the https redirect.
+    if (req.headers['x-forwarded-proto'] !== undefined) return false;
     const cookie = req.headers.cookie;
     if (cookie !== undefined && (cookie.includes('nextRelease=') || hasPreviewCookie(cookie))) return false;
     const release = currentRelease();
@@ -213,9 +203,22 @@ export function createAppHandler(opts: AppServerOptions) {
     if (sendIfReady(req, res, requestId)) return;
     if (requestId !== undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
     applySecurityHeaders(res);
+    // Every answer below carries a CSP header: the page's own (with the header-only directives) or the fallback.
+    ensureCspHeader(res);
     const checked = parseHost(req.headers.host);
     if (!checked.ok) {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      return;
+    }
+    const target = checkRequestTarget(req.url);
+    if (!target.ok) {
+      res.writeHead(target.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(target.message);
+      return;
+    }
+    // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
+    const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url!);
+    if (secure) {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
       return;
     }
     // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
