@@ -44,8 +44,16 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
 const HOST_FILE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', txt: 'text/plain; charset=utf-8' };
 /** On-demand answers never compressed on the fly: image binaries and file downloads (their own types, lengths and ranges). */
 const NO_FLY_COMPRESSION = /^\/(?:_image|file\/)/;
+/** The methods some route answers; any other gets 405 before routing. */
+const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ALLOW = [...SERVED_METHODS].join(', ');
 /** Distinct raw Host headers whose resolution is remembered (any client can send any value). */
 const HOSTS_MEMO_MAX = 1024;
+
+/** A one-line plain-text answer of the server itself (a refused request), never stored. */
+function sendText(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(message)), 'Cache-Control': 'no-store' }).end(message);
+}
 
 /**
  * The production request handler: Host → site tree → prerendered file when the route was
@@ -207,12 +215,18 @@ export function createAppHandler(opts: AppServerOptions) {
     ensureCspHeader(res);
     const checked = parseHost(req.headers.host);
     if (!checked.ok) {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      sendText(res, 400, checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      return;
+    }
+    // Methods no route takes (TRACE, CONNECT, WebDAV's …): the fetch Request the Astro handler
+    // builds cannot even carry TRACE, CONNECT or TRACK (it threw: a 500).
+    if (!SERVED_METHODS.has(req.method ?? '')) {
+      sendText(res, 405, `Method not allowed: this server answers ${ALLOW}.`, { Allow: ALLOW });
       return;
     }
     const target = checkRequestTarget(req.url);
     if (!target.ok) {
-      res.writeHead(target.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(target.message);
+      sendText(res, target.status, target.message);
       return;
     }
     // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.

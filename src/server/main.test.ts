@@ -331,6 +331,14 @@ describe('server: limits and hostile targets', () => {
     expect(astroSaw).toEqual([]);
   });
 
+  it('answers 405 with Allow to a method no route takes (TRACE cannot even reach Astro)', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
+      const res = await send('/en', { method });
+      expect([res.status, res.headers.allow, res.body], method).toEqual([405, 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'Method not allowed: this server answers GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS.']);
+    }
+    expect(astroSaw).toEqual([]);
+  });
+
   it('sends a request that reached a TLS proxy over http to the same host on https (never for localhost)', async () => {
     const res = await send('/en/about-us?x=1', { headers: { host: 'www.komax.example', 'x-forwarded-proto': 'http' } });
     expect([res.status, res.headers.location]).toEqual([301, 'https://www.komax.example/en/about-us?x=1']);
