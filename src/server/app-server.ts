@@ -44,6 +44,8 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
 const HOST_FILE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', txt: 'text/plain; charset=utf-8' };
 /** On-demand answers never compressed on the fly: image binaries and file downloads (their own types, lengths and ranges). */
 const NO_FLY_COMPRESSION = /^\/(?:_image|file\/)/;
+/** Paths only files answer: the build's assets and a host's release manifests. */
+const FILE_ONLY = /^\/(?:_astro|builds)\//;
 /** The methods some route answers; any other gets 405 before routing. */
 const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ALLOW = [...SERVED_METHODS].join(', ');
@@ -218,6 +220,12 @@ export function createAppHandler(opts: AppServerOptions) {
       sendText(res, 400, checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
       return;
     }
+    // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
+    const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url ?? '');
+    if (secure) {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
+      return;
+    }
     // Methods no route takes (TRACE, CONNECT, WebDAV's …): the fetch Request the Astro handler
     // builds cannot even carry TRACE, CONNECT or TRACK (it threw: a 500).
     if (!SERVED_METHODS.has(req.method ?? '')) {
@@ -227,12 +235,6 @@ export function createAppHandler(opts: AppServerOptions) {
     const target = checkRequestTarget(req.url);
     if (!target.ok) {
       sendText(res, target.status, target.message);
-      return;
-    }
-    // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
-    const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url!);
-    if (secure) {
-      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
       return;
     }
     // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
@@ -257,12 +259,18 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return images.handle(req, res, `/_image${url.search}`, onDemand);
     }
+    // Build assets and release manifests are files only: a miss is a plain 404 (Astro has no route
+    // there; its 404 page needs the middleware's context, which it does not give these paths).
+    const fileOnly = FILE_ONLY.test(url.pathname);
+    if (fileOnly && req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed: use GET or HEAD.', { Allow: 'GET, HEAD' });
     if (req.method !== 'GET' && req.method !== 'HEAD') return onDemand(req, res);
 
     const path = url.pathname;
+    const notFound = () => sendText(res, 404, 'Not found');
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res), false) : onDemand(req, res)));
+      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res), false) : fileOnly ? notFound() : onDemand(req, res)));
     }
+    if (path.startsWith('/builds/')) return HOST_FILES.test(path) ? hostFile(req, res, host, path, notFound, true) : notFound();
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();

@@ -87,8 +87,8 @@ export function isLocalHostname(hostname: string): boolean {
  * Where a request that reached a TLS-terminating proxy over plain http goes: the same host on
  * https (HSTS is only honoured over https, so the first redirect stays on the host). The proxy
  * says so with `X-Forwarded-Proto: http` (its first value: the client's hop). Null for any other
- * request and for local hosts. `hostname` is the validated, lower-cased one of `parseHost`, and
- * `target` the checked origin-form target, so the answer cannot name another host.
+ * request, for local hosts and for a target that is not a plain path. `hostname` is the validated,
+ * lower-cased one of `parseHost` (the host the client asked for), so the answer cannot name another host.
  *
  * @example httpsRedirectTarget('http', 'www.komax.example', '/en?q=1') // 'https://www.komax.example/en?q=1'
  */

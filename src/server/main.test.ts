@@ -331,6 +331,17 @@ describe('server: limits and hostile targets', () => {
     expect(astroSaw).toEqual([]);
   });
 
+  it('answers a miss under /_astro/ or /builds/ with a plain 404 itself (Astro has no route there), other methods 405', async () => {
+    for (const path of ['/_astro/missing.js', '/_astro/package.json', '/builds/nope', '/builds/latest.txt', '/builds/']) {
+      const res = await send(path);
+      expect([res.status, res.body], path).toEqual([404, 'Not found']);
+    }
+    expect((await send('/builds/latest.json')).status).toBe(200);
+    const options = await send('/_astro/app.js', { method: 'OPTIONS' });
+    expect([options.status, options.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect(astroSaw).toEqual([]);
+  });
+
   it('answers 405 with Allow to a method no route takes (TRACE cannot even reach Astro)', async () => {
     for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
       const res = await send('/en', { method });

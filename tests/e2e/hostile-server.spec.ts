@@ -76,10 +76,10 @@ test.describe('path traversal on the static server', () => {
   });
 
   test('paths that name files outside the trees are only ever pages of the site (404 or a redirect to a locale)', async () => {
-    for (const path of ['/server/entry.mjs', '/package.json', '/static/live/hosts.json', '/hosts.json', '/releases', '/client/favicon.svg', '/..;/package.json', '/en/server/entry.mjs', '/_astro/../../package.json'.replace(/\.\.\//g, '')]) {
+    for (const path of ['/_astro/package.json', '/_astro/server/entry.mjs', '/builds/hosts.json', '/builds/meta', '/api/nope', '/api/package.json', '/file/nope', '/file/package.json', '/blank-callback/x', '/_image/x', '/server/entry.mjs', '/package.json', '/static/live/hosts.json', '/hosts.json', '/releases', '/client/favicon.svg', '/..;/package.json', '/en/server/entry.mjs']) {
       const res = await raw(path);
       expect(res.status, path).toBeLessThan(500);
-      expect([200, 301, 302, 404], path).toContain(res.status);
+      expect([200, 301, 302, 400, 404], path).toContain(res.status);
       expectNoOutsideFile(res.text, path);
       expectOwnLocation(res.headers.location as string | undefined, path);
     }
@@ -129,7 +129,7 @@ test.describe('the request line and headers are bounded', () => {
       expect(res.text, method).toMatch(/^Method not allowed: /);
     }
     for (const method of ['OPTIONS', 'PUT', 'PATCH', 'DELETE', 'POST']) {
-      for (const path of ['/en', '/en/about-us', '/sitemap.xml', '/_astro/missing.js', '/api/news-feed']) {
+      for (const path of ['/en', '/en/about-us', '/sitemap.xml', '/_astro/missing.js', '/builds/latest.json', '/api/news-feed', '/api/nope', '/file/nope', '/blank-callback']) {
         const res = await raw(path, { method });
         expect(res.status, `${method} ${path}`).toBeLessThan(500);
       }
@@ -210,8 +210,8 @@ test.describe('reflected input is escaped', () => {
   function expectEscaped(res: RawResponse, what: string) {
     expect(res.status, what).toBeLessThan(500);
     expect(res.text, what).not.toContain('"><b id="kmx-xss">');
+    // In text Astro writes &lt;b …, in an attribute value id=&quot;…: either way never this element.
     expect(res.text, what).not.toContain('<b id="kmx-xss">');
-    expect(res.text, what).not.toMatch(/>\s*<script>alert\(1\)<\/script>/);
   }
 
   const PAGES = [
