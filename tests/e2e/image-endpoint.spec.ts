@@ -24,7 +24,8 @@ test.describe('/_image', () => {
     expect(rasterised.status).toBe(200);
     expect(rasterised.headers['content-type']).toBe('image/png');
     expect(rasterised.text).not.toContain('<script');
-    expect(rasterised.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    // The image's own policy, with the header-only directives every answer gets (framing, reporting).
+    expect(rasterised.headers['content-security-policy']).toBe("sandbox; default-src 'none'; frame-ancestors 'none'; report-uri /api/csp-report; report-to csp-endpoint");
 
     for (const query of [`${href(SCRIPT_SVG)}&w=160&h=90`, `${href(SCRIPT_SVG)}&w=160&h=90&f=svg`, `${href(SCRIPT_SVG)}&w=160&h=90&f=webp&q=90&fit=cover`]) {
       const res = await image(query);
