@@ -6,10 +6,12 @@ import { cachedSource, cacheModeFor, DataCache } from './lib/cache/data-cache.ts
 import { distDirOf, serverEnv, servicesFromEnv } from './server/env.ts';
 import { fallbackSearch } from './server/search-fallback.ts';
 import { hasRevalidateSecret } from './server/secret.ts';
+import { isLocalHostname } from './server/host.ts';
 import { fixedT, uiLanguage } from './i18n/index.ts';
 import { contentContextFor, type PageContext } from './features/platform/context.ts';
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
+import { json } from './lib/http/json.ts';
 import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { withIdentityProvider } from './features/sign-in/csp.ts';
 import { isEditorRequest } from './features/editor/session.server.ts';
@@ -28,6 +30,19 @@ const services = servicesFromEnv(env);
  * Resolves every request once (see `resolve`); any error thrown here or in the page is answered
  * with the error page: 503 with Retry-After when an upstream service is down, else 500.
  */
+/** The generic content route (src/pages/[...path].astro): it renders only requests the middleware resolved to a page. */
+const CONTENT_ROUTE = '/[...path]';
+
+/**
+ * A path of a pass-through namespace (`/api/…`, `/file/…`, `/blank-callback/…`) that no route of
+ * its own matches lands on the content route's catch-all, which needs a resolved page: a plain 404
+ * instead (JSON under /api, like every API answer).
+ */
+function passThroughNotFound(pathname: string): Response {
+  if (pathname.startsWith('/api/')) return json({ error: 'not-found', message: 'No API endpoint at this path.' }, 404);
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
+
 export const onRequest = defineMiddleware(async (context, next) => {
   // The error page renders without the content hub (it may be why the request failed).
   if (context.routePattern === '/500') return next();
@@ -103,11 +118,13 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   });
   // The next-release toggle: ?nextRelease=false clears the cookie, any other value sets it.
   const nextReleaseParam = url.searchParams.get('nextRelease');
-  if (nextReleaseParam === 'false') cookies.delete('nextRelease', { path: '/' });
-  else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 30 });
+  // HttpOnly, SameSite=Lax, Secure outside the developer's machine (like every cookie the server sets).
+  const nextReleaseCookie = { path: '/', sameSite: 'lax', httpOnly: true, secure: !isLocalHostname(url.hostname) } as const;
+  if (nextReleaseParam === 'false') cookies.delete('nextRelease', nextReleaseCookie);
+  else if (nextReleaseParam !== null) cookies.set('nextRelease', nextReleaseParam || 'true', { ...nextReleaseCookie, maxAge: 60 * 60 * 24 * 30 });
   const given = locals.search;
   locals.api = { system, data, services, search: given ? () => Promise.resolve(given) : () => fallbackSearch(env, distDirOf(env, process.cwd())) };
-  if (resolution.kind === 'pass') return next();
+  if (resolution.kind === 'pass') return context.routePattern === CONTENT_ROUTE ? passThroughNotFound(url.pathname) : next();
   if (resolution.kind === 'redirect') {
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }

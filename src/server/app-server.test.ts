@@ -259,7 +259,8 @@ describe('createAppHandler: ready static responses across releases', () => {
     expect((await send('/en?q=x', 'localhost')).headers['x-render']).toBe('on-demand');
     expect((await send('/en', 'localhost', { cookie: 'nextRelease=1' })).headers['x-render']).toBe('on-demand');
     expect((await send('/en', 'localhost', { cookie: 'kmx_preview=DRAFT' })).headers['x-render']).toBe('on-demand');
-    expect((await send('/x/../en', 'localhost')).body).toBe('third');
+    // A dot segment is refused by the full route (request-target.ts), never served from the cache.
+    expect((await send('/x/../en', 'localhost')).status).toBe(400);
     expect((await send('/en/', 'localhost')).status).toBe(301);
     expect((await send('/en', 'bad host')).status).toBe(400);
   });

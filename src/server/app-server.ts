@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import sirv from 'sirv';
-import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from './headers.ts';
+import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, ensureCspHeader, withHeaderOnlyDirectives } from './headers.ts';
 import { StaticSite } from './static-site.ts';
-import { hostHeaderFor, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
+import { hostHeaderFor, httpsRedirectTarget, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
+import { checkRequestTarget } from './request-target.ts';
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
@@ -43,8 +44,18 @@ const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload
 const HOST_FILE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', txt: 'text/plain; charset=utf-8' };
 /** On-demand answers never compressed on the fly: image binaries and file downloads (their own types, lengths and ranges). */
 const NO_FLY_COMPRESSION = /^\/(?:_image|file\/)/;
+/** Paths only files answer: the build's assets and a host's release manifests. */
+const FILE_ONLY = /^\/(?:_astro|builds)\//;
+/** The methods some route answers; any other gets 405 before routing. */
+const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ALLOW = [...SERVED_METHODS].join(', ');
 /** Distinct raw Host headers whose resolution is remembered (any client can send any value). */
 const HOSTS_MEMO_MAX = 1024;
+
+/** A one-line plain-text answer of the server itself (a refused request), never stored. */
+function sendText(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(message)), 'Cache-Control': 'no-store' }).end(message);
+}
 
 /**
  * The production request handler: Host → site tree → prerendered file when the route was
@@ -153,19 +164,6 @@ export function createAppHandler(opts: AppServerOptions) {
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Render', 'on-demand');
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    // Astro sends its CSP as a header on on-demand pages; add what only a header can carry.
-    res.writeHead = ((status: number, ...rest: unknown[]) => {
-      const csp = res.getHeader('content-security-policy');
-      if (typeof csp === 'string') res.setHeader('Content-Security-Policy', withHeaderOnlyDirectives(csp));
-      const headers = rest.find((r) => r && typeof r === 'object' && !Array.isArray(r)) as Record<string, unknown> | undefined;
-      if (headers) {
-        for (const k of Object.keys(headers)) {
-          if (k.toLowerCase() === 'content-security-policy' && typeof headers[k] === 'string') headers[k] = withHeaderOnlyDirectives(headers[k] as string);
-        }
-      }
-      return writeHead(status, ...rest);
-    }) as typeof res.writeHead;
     // HTML and API answers over 1 KB in br or gzip when the client accepts it.
     if (!NO_FLY_COMPRESSION.test(req.url ?? '')) compressOnTheFly(req, res);
     // The handler has rewritten req.headers.host to the resolved site host.
@@ -192,6 +190,8 @@ export function createAppHandler(opts: AppServerOptions) {
   const sendIfReady = (req: IncomingMessage, res: ServerResponse, requestId: string | undefined): boolean => {
     const method = req.method;
     if ((method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
+    // A request through a TLS proxy saying it came over http may need the https redirect.
+    if (req.headers['x-forwarded-proto'] !== undefined) return false;
     const cookie = req.headers.cookie;
     if (cookie !== undefined && (cookie.includes('nextRelease=') || hasPreviewCookie(cookie))) return false;
     const release = currentRelease();
@@ -213,9 +213,28 @@ export function createAppHandler(opts: AppServerOptions) {
     if (sendIfReady(req, res, requestId)) return;
     if (requestId !== undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
     applySecurityHeaders(res);
+    // Every answer below carries a CSP header: the page's own (with the header-only directives) or the fallback.
+    ensureCspHeader(res);
     const checked = parseHost(req.headers.host);
     if (!checked.ok) {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      sendText(res, 400, checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+      return;
+    }
+    // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
+    const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url ?? '');
+    if (secure) {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
+      return;
+    }
+    // Methods no route takes (TRACE, CONNECT, WebDAV's …): the fetch Request the Astro handler
+    // builds cannot even carry TRACE, CONNECT or TRACK (it threw: a 500).
+    if (!SERVED_METHODS.has(req.method ?? '')) {
+      sendText(res, 405, `Method not allowed: this server answers ${ALLOW}.`, { Allow: ALLOW });
+      return;
+    }
+    const target = checkRequestTarget(req.url);
+    if (!target.ok) {
+      sendText(res, target.status, target.message);
       return;
     }
     // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
@@ -240,12 +259,18 @@ export function createAppHandler(opts: AppServerOptions) {
       }
       return images.handle(req, res, `/_image${url.search}`, onDemand);
     }
+    // Build assets and release manifests are files only: a miss is a plain 404 (Astro has no route
+    // there; its 404 page needs the middleware's context, which it does not give these paths).
+    const fileOnly = FILE_ONLY.test(url.pathname);
+    if (fileOnly && req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed: use GET or HEAD.', { Allow: 'GET, HEAD' });
     if (req.method !== 'GET' && req.method !== 'HEAD') return onDemand(req, res);
 
     const path = url.pathname;
+    const notFound = () => sendText(res, 404, 'Not found');
     if (path.startsWith('/_astro/') || /^\/[^/]+\.(?:svg|ico|png|txt|webmanifest)$/.test(path)) {
-      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res), false) : onDemand(req, res)));
+      return serveClient(req, res, () => (HOST_FILES.test(path) ? hostFile(req, res, host, path, () => onDemand(req, res), false) : fileOnly ? notFound() : onDemand(req, res)));
     }
+    if (path.startsWith('/builds/')) return HOST_FILES.test(path) ? hostFile(req, res, host, path, notFound, true) : notFound();
     const slash = trailingSlashRedirect(path, url.search);
     if (slash) {
       res.writeHead(slash.status, { Location: slash.location }).end();

@@ -1,21 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { cspForPage, HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
+import type { ServerResponse } from 'node:http';
+import { cspForPage, ensureCspHeader, FALLBACK_CSP, HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
+import { inject } from './testing.ts';
 
 const withCspMeta = (html: string, csp: string | null) => withCspMetaBytes(Buffer.from(html), csp).toString('utf8');
 
 describe('withHeaderOnlyDirectives', () => {
-  it("appends frame-ancestors 'none' to a policy", () => {
-    expect(HEADER_ONLY_CSP).toBe("frame-ancestors 'none'");
-    expect(withHeaderOnlyDirectives("default-src 'self'; script-src 'self'")).toBe("default-src 'self'; script-src 'self'; frame-ancestors 'none'");
+  const added = "frame-ancestors 'none'; report-uri /api/csp-report; report-to csp-endpoint";
+
+  it("appends frame-ancestors 'none' and the reporting directives to a policy", () => {
+    expect(HEADER_ONLY_CSP).toBe(added);
+    expect(withHeaderOnlyDirectives("default-src 'self'; script-src 'self'")).toBe(`default-src 'self'; script-src 'self'; ${added}`);
   });
 
   it('does not leave a double separator after a trailing semicolon or spaces', () => {
-    expect(withHeaderOnlyDirectives("default-src 'self';  ")).toBe("default-src 'self'; frame-ancestors 'none'");
+    expect(withHeaderOnlyDirectives("default-src 'self';  ")).toBe(`default-src 'self'; ${added}`);
   });
 
-  it('keeps a policy that already sets frame-ancestors', () => {
-    expect(withHeaderOnlyDirectives("default-src 'self'; frame-ancestors 'self'")).toBe("default-src 'self'; frame-ancestors 'self'");
+  it('keeps a directive the policy sets itself, adding only the missing ones', () => {
+    expect(withHeaderOnlyDirectives("default-src 'self'; frame-ancestors 'self'")).toBe("default-src 'self'; frame-ancestors 'self'; report-uri /api/csp-report; report-to csp-endpoint");
+    expect(withHeaderOnlyDirectives(FALLBACK_CSP)).toBe(FALLBACK_CSP);
+  });
+
+  it('is idempotent', () => {
+    const once = withHeaderOnlyDirectives("default-src 'self'");
+    expect(withHeaderOnlyDirectives(once)).toBe(once);
+  });
+});
+
+describe('ensureCspHeader', () => {
+  const send = (handler: (res: ServerResponse) => void) => inject((_req, res) => {
+    ensureCspHeader(res);
+    handler(res);
+  }, { url: '/' });
+
+  it('gives a response without a policy the fallback, on an implicit head too', async () => {
+    expect((await send((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'))).headers['content-security-policy']).toBe(FALLBACK_CSP);
+    expect((await send((res) => { res.statusCode = 204; res.end(); })).headers['content-security-policy']).toBe(FALLBACK_CSP);
+    expect((await send((res) => res.writeHead(304, ['ETag', '"x"']).end())).headers['content-security-policy']).toBe(FALLBACK_CSP);
+  });
+
+  it('adds the header-only directives to a policy set before or passed to writeHead, without changing a list it was given', async () => {
+    const set = await send((res) => { res.setHeader('Content-Security-Policy', "default-src 'self'"); res.end('x'); });
+    expect(set.headers['content-security-policy']).toBe(withHeaderOnlyDirectives("default-src 'self'"));
+    const passed = await send((res) => res.writeHead(200, { 'content-security-policy': "script-src 'self'" }).end());
+    expect(passed.headers['content-security-policy']).toBe(withHeaderOnlyDirectives("script-src 'self'"));
+    const list = ['Content-Security-Policy', "img-src 'self'"];
+    const flat = await send((res) => res.writeHead(200, list).end());
+    expect(flat.headers['content-security-policy']).toBe(withHeaderOnlyDirectives("img-src 'self'"));
+    expect(list).toEqual(['Content-Security-Policy', "img-src 'self'"]);
   });
 });
 

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
-/** Headers that only work as HTTP headers, or that every response should carry. */
+/** Where browsers send CSP violation reports (src/features/csp-report/, logged as warnings). */
+export const CSP_REPORT_PATH = '/api/csp-report';
+/** The Reporting API endpoint name the policies' `report-to` refers to (see `Reporting-Endpoints`). */
+export const CSP_REPORT_GROUP = 'csp-endpoint';
+
+/**
+ * Headers that only work as HTTP headers, or that every response should carry (rated by the HTTP
+ * Observatory: see observatory.ts). CORP `same-site`: our sites' hosts share the site (the main
+ * host, its subdomains), so nothing of ours is readable from another site's page.
+ */
 export const SECURITY_HEADERS: Record<string, string> = {
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
@@ -9,21 +18,79 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-site',
+  'Reporting-Endpoints': `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`,
 };
 
-/** Policy parts a `<meta>` CSP cannot carry; appended to every CSP header we send. */
-export const HEADER_ONLY_CSP = "frame-ancestors 'none'";
+/**
+ * Policy parts a `<meta>` CSP cannot carry (framing and reporting); appended to every CSP header
+ * we send, each unless the policy sets that directive itself (/blank-callback's `frame-ancestors 'self'`).
+ */
+export const HEADER_ONLY_DIRECTIVES: readonly string[] = [
+  "frame-ancestors 'none'",
+  `report-uri ${CSP_REPORT_PATH}`,
+  `report-to ${CSP_REPORT_GROUP}`,
+];
+export const HEADER_ONLY_CSP = HEADER_ONLY_DIRECTIVES.join('; ');
 
-/** Adds the header-only directives to a CSP (Astro's, from a header or a prerendered page's meta tag). */
+/**
+ * The policy of every response that brings none of its own (API answers, redirects, assets,
+ * host files, our 4xx answers): nothing may load, nothing may frame it, no base or form target.
+ */
+export const FALLBACK_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; ${HEADER_ONLY_CSP}`;
+
+const directiveName = (d: string) => d.trim().split(/\s+/)[0]!.toLowerCase();
+
+/** Adds the header-only directives a CSP lacks (Astro's, from a header or a prerendered page's meta tag). */
 export function withHeaderOnlyDirectives(csp: string): string {
   const trimmed = csp.trim().replace(/;\s*$/, '');
-  return trimmed.includes('frame-ancestors') ? trimmed : `${trimmed}; ${HEADER_ONLY_CSP}`;
+  const present = new Set(trimmed.split(';').map(directiveName));
+  const missing = HEADER_ONLY_DIRECTIVES.filter((d) => !present.has(directiveName(d)));
+  return missing.length === 0 ? trimmed : `${trimmed}; ${missing.join('; ')}`;
 }
 
 export function applySecurityHeaders(res: ServerResponse): void {
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
 }
 
+/**
+ * Makes every response `res` sends carry a CSP header: the one set (or passed to `writeHead`)
+ * with the header-only directives added, else {@link FALLBACK_CSP}. Checked when the head is
+ * written (an implicit head too: Node's `end()` calls `writeHead`), once per response.
+ */
+export function ensureCspHeader(res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const at = rest.findIndex((r) => r !== null && typeof r === 'object');
+    const given = at === -1 ? undefined : rest[at] as Record<string, unknown> | unknown[];
+    let found = false;
+    if (Array.isArray(given)) {
+      // A copy: callers may pass a list they keep (ready responses).
+      const list = [...given];
+      for (let i = 0; i + 1 < list.length; i += 2) {
+        if (String(list[i]).toLowerCase() === 'content-security-policy') {
+          list[i + 1] = withHeaderOnlyDirectives(String(list[i + 1]));
+          found = true;
+        }
+      }
+      rest[at] = list;
+    } else if (given) {
+      const copy = { ...given };
+      for (const k of Object.keys(copy)) {
+        if (k.toLowerCase() === 'content-security-policy' && typeof copy[k] === 'string') {
+          copy[k] = withHeaderOnlyDirectives(copy[k] as string);
+          found = true;
+        }
+      }
+      rest[at] = copy;
+    }
+    if (!found) {
+      const set = res.getHeader('content-security-policy');
+      res.setHeader('Content-Security-Policy', typeof set === 'string' ? withHeaderOnlyDirectives(set) : FALLBACK_CSP);
+    }
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(res, status, ...rest);
+  }) as typeof res.writeHead;
+}
 
 /** Cache policy: hashed assets for a year; HTML always revalidated by the CDN and the browser. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';

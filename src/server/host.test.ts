@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hostHeaderFor, isValidHostname, MAX_HOST_HEADER, parseHost, readSiteHosts, resolveSiteHost, SiteHostsCache } from './host.ts';
+import { hostHeaderFor, httpsRedirectTarget, isLocalHostname, isValidHostname, MAX_HOST_HEADER, parseHost, readSiteHosts, resolveSiteHost, SiteHostsCache } from './host.ts';
 
 describe('parseHost', () => {
   it.each([
@@ -112,5 +112,29 @@ describe('readSiteHosts', () => {
     expect(cache.get().hosts).toEqual(['localhost']);
     cache.refresh();
     expect(cache.get().hosts).toEqual(['events.localhost', 'localhost']);
+  });
+});
+
+describe('httpsRedirectTarget', () => {
+  it('sends plain http through a TLS proxy to the same host on https, path and query kept', () => {
+    expect(httpsRedirectTarget('http', 'www.komax.example', '/en?q=1')).toBe('https://www.komax.example/en?q=1');
+    expect(httpsRedirectTarget('HTTP, https', 'events.komax.example', '/')).toBe('https://events.komax.example/');
+    expect(httpsRedirectTarget(['http'], 'www.komax.example', '/en')).toBe('https://www.komax.example/en');
+  });
+
+  it('leaves https, an absent header, local hosts and odd targets alone', () => {
+    expect(httpsRedirectTarget('https', 'www.komax.example', '/en')).toBeNull();
+    expect(httpsRedirectTarget(undefined, 'www.komax.example', '/en')).toBeNull();
+    expect(httpsRedirectTarget('ws', 'www.komax.example', '/en')).toBeNull();
+    for (const local of ['localhost', 'events.localhost', '127.0.0.1', '[::1]']) expect(httpsRedirectTarget('http', local, '/en')).toBeNull();
+    expect(httpsRedirectTarget('http', 'www.komax.example', '//evil.example/')).toBeNull();
+    expect(httpsRedirectTarget('http', 'www.komax.example', 'http://evil.example/')).toBeNull();
+  });
+});
+
+describe('isLocalHostname', () => {
+  it('is true only for the developer machine', () => {
+    expect(['localhost', 'events.localhost', '127.0.0.1', '[::1]'].map(isLocalHostname)).toEqual([true, true, true, true]);
+    expect(['komax.example', 'localhost.example', 'evil-localhost', '10.0.0.1'].map(isLocalHostname)).toEqual([false, false, false, false]);
   });
 });

@@ -78,6 +78,26 @@ export function hostHeaderFor(siteHost: string, port: string | null): string {
   return port === null ? siteHost : `${siteHost}:${port}`;
 }
 
+/** Whether a hostname is the developer's machine (served over plain http; cookies without `Secure` there). */
+export function isLocalHostname(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]';
+}
+
+/**
+ * Where a request that reached a TLS-terminating proxy over plain http goes: the same host on
+ * https (HSTS is only honoured over https, so the first redirect stays on the host). The proxy
+ * says so with `X-Forwarded-Proto: http` (its first value: the client's hop). Null for any other
+ * request, for local hosts and for a target that is not a plain path. `hostname` is the validated,
+ * lower-cased one of `parseHost` (the host the client asked for), so the answer cannot name another host.
+ *
+ * @example httpsRedirectTarget('http', 'www.komax.example', '/en?q=1') // 'https://www.komax.example/en?q=1'
+ */
+export function httpsRedirectTarget(forwardedProto: string | string[] | undefined, hostname: string, target: string): string | null {
+  const first = (Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto)?.split(',')[0]?.trim().toLowerCase();
+  if (first !== 'http' || isLocalHostname(hostname) || !target.startsWith('/') || target.startsWith('//')) return null;
+  return `https://${hostname}${target}`;
+}
+
 /** The main host in local mode when no hosts.json names one. */
 export const LOCAL_MAIN_HOST = 'localhost';
 

@@ -1,13 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseServerEnv } from './env.ts';
-import { CACHE_HTML, withHeaderOnlyDirectives } from './headers.ts';
-import { createServerHandler } from './main.ts';
+import { CACHE_HTML, FALLBACK_CSP, withHeaderOnlyDirectives } from './headers.ts';
+import { createHttpServer, createServerHandler } from './main.ts';
+import { observatoryGrade } from './observatory.ts';
 import { publishRelease, releaseDir } from './release.ts';
-import { inject, type InjectRequest } from './testing.ts';
+import { inject, type Injected, type InjectRequest } from './testing.ts';
 import { writeCompressedSiblings } from '../lib/fs/compress.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ServerSearchBackend } from '../lib/search/index.ts';
@@ -312,5 +314,149 @@ describe('server: routing before the choice', () => {
     const res = await inject(handle, { url: '/en', headers: { host: 'x/../..' } });
     expect(res.status).toBe(400);
     expect(astroSaw).toEqual([]);
+  });
+});
+
+describe('server: limits and hostile targets', () => {
+  it('answers 414 to an over-long path or query and 400 to traversal tricks, with a message, before anything is chosen', async () => {
+    const long = await send(`/en/${'a'.repeat(3000)}`);
+    expect([long.status, long.body]).toEqual([414, 'URI too long: the path has more than 2048 characters.']);
+    expect((await send(`/en?q=${'x'.repeat(5000)}`)).status).toBe(414);
+    for (const target of ['/en/../about-us', '/%2e%2e/%2e%2e/sitemap.xml', '/_astro/..%2f..%2fserver%2fentry.mjs', '/en/%5c..%5cx', '/en/about-us%00', '/en/%252e%252e/x', '/\\evil.example/']) {
+      const res = await send(target);
+      expect(res.status, target).toBe(400);
+      expect(res.body, target).toMatch(/^Bad request: /);
+      expect(res.headers['content-type'], target).toBe('text/plain; charset=utf-8');
+    }
+    expect(astroSaw).toEqual([]);
+  });
+
+  it('answers a miss under /_astro/ or /builds/ with a plain 404 itself (Astro has no route there), other methods 405', async () => {
+    for (const path of ['/_astro/missing.js', '/_astro/package.json', '/builds/nope', '/builds/latest.txt', '/builds/']) {
+      const res = await send(path);
+      expect([res.status, res.body], path).toEqual([404, 'Not found']);
+    }
+    expect((await send('/builds/latest.json')).status).toBe(200);
+    const options = await send('/_astro/app.js', { method: 'OPTIONS' });
+    expect([options.status, options.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect(astroSaw).toEqual([]);
+  });
+
+  it('answers 405 with Allow to a method no route takes (TRACE cannot even reach Astro)', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
+      const res = await send('/en', { method });
+      expect([res.status, res.headers.allow, res.body], method).toEqual([405, 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'Method not allowed: this server answers GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS.']);
+    }
+    expect(astroSaw).toEqual([]);
+  });
+
+  it('sends a request that reached a TLS proxy over http to the same host on https (never for localhost)', async () => {
+    const res = await send('/en/about-us?x=1', { headers: { host: 'www.komax.example', 'x-forwarded-proto': 'http' } });
+    expect([res.status, res.headers.location]).toEqual([301, 'https://www.komax.example/en/about-us?x=1']);
+    expect((await send('/api/revalidate', { method: 'POST', headers: { host: 'WWW.Komax.Example.:80', 'x-forwarded-proto': 'http' } })).headers.location).toBe('https://www.komax.example/api/revalidate');
+    expect((await send('/en', { headers: { 'x-forwarded-proto': 'http' } })).status).toBe(200);
+    expect((await send('/en', { headers: { host: 'www.komax.example', 'x-forwarded-proto': 'https' } })).headers['x-render']).toBe('prerendered');
+  });
+
+  it('gives every answer a CSP header with the header-only directives, the fallback where nothing sets one', async () => {
+    const answers = {
+      page: await send('/en/about-us'),
+      notModified: await send('/en/about-us', { headers: { 'if-none-match': (await send('/en/about-us')).headers.etag! } }),
+      onDemand: await send('/en/x'),
+      api: await send('/api/big'),
+      payload: await send('/en/about-us/_payload.json'),
+      sitemap: await send('/sitemap.xml'),
+      asset: await send('/_astro/app.js'),
+      redirect: await send('/en/about-us/'),
+      badHost: await inject(handle, { url: '/en', headers: { host: 'x/../..' } }),
+      badTarget: await send('/en/../x'),
+      error: await send('/en/broken'),
+    };
+    expect(answers.notModified.status).toBe(304);
+    for (const [kind, res] of Object.entries(answers)) {
+      const csp = res.headers['content-security-policy'];
+      expect(csp, kind).toContain("frame-ancestors 'none'");
+      expect(csp, kind).toContain('report-uri /api/csp-report');
+      expect(csp, kind).toContain('report-to csp-endpoint');
+      expect(res.headers['reporting-endpoints'], kind).toBe('csp-endpoint="/api/csp-report"');
+      expect(res.headers['cross-origin-resource-policy'], kind).toBe('same-site');
+    }
+    for (const kind of ['api', 'payload', 'sitemap', 'asset', 'redirect', 'badHost', 'badTarget'] as const) expect(answers[kind].headers['content-security-policy'], kind).toBe(FALLBACK_CSP);
+  });
+});
+
+describe('server: what the HTTP parser refuses', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createHttpServer((req, res) => void handle(req, res));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }));
+
+  /** Sends raw bytes and reads the answer until the server closes the connection. */
+  const rawRequest = (bytes: string) => new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let data = '';
+    socket.on('data', (c: Buffer) => { data += c.toString('latin1'); });
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+
+  it('answers 431 with a message and the security headers to headers over 16 KiB', async () => {
+    const answer = await rawRequest(`GET /en HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(answer).toContain(`Content-Security-Policy: ${FALLBACK_CSP}\r\n`);
+    expect(answer).toContain('Strict-Transport-Security: max-age=63072000; includeSubDomains\r\n');
+    expect(answer).toMatch(/\r\n\r\nRequest header fields too large: the request line and headers may have at most 16384 bytes\.$/);
+  });
+
+  it('answers 431 to a request line over the bound too, and 400 to one it cannot parse', async () => {
+    expect(await rawRequest(`GET /en?${'q'.repeat(17_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 /);
+    const garbage = await rawRequest('GET /en HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(garbage).toMatch(/Bad request: the request could not be parsed\.$/);
+    expect(garbage).not.toMatch(/HPE_|Error/);
+  });
+
+  it('answers 414 over a real connection to a target within the header bound but over the path bound', async () => {
+    const answer = await rawRequest(`GET /${'a'.repeat(5000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 414 /);
+  });
+});
+
+describe('server: the HTTP Observatory grade of the real headers', () => {
+  /** Grades an answer as served over https (TLS at the edge passes our headers through). */
+  const grade = (res: Injected, path: string) => observatoryGrade({
+    response: { url: `https://www.komax.example${path}`, status: res.status, headers: res.headers, body: res.body },
+    httpRedirects: [{ url: `http://www.komax.example${path}` }, { url: `https://www.komax.example${path}` }],
+  });
+
+  it('grades every kind of answer A+ (a score of at least 100)', async () => {
+    const etag = (await send('/en/about-us')).headers.etag!;
+    const answers: Record<string, [Injected, string]> = {
+      prerendered: [await send('/en/about-us'), '/en/about-us'],
+      notModified: [await send('/en/about-us', { headers: { 'if-none-match': etag } }), '/en/about-us'],
+      onDemand: [await send('/en/x'), '/en/x'],
+      api: [await send('/api/big'), '/api/big'],
+      payload: [await send('/en/about-us/_payload.json'), '/en/about-us/_payload.json'],
+      asset: [await send('/_astro/app.js'), '/_astro/app.js'],
+      redirect: [await send('/en/about-us/'), '/en/about-us/'],
+      error: [await send('/en/broken'), '/en/broken'],
+      badRequest: [await send('/en/../x'), '/en/../x'],
+    };
+    for (const [kind, [res, path]] of Object.entries(answers)) {
+      const result = grade(res, path);
+      expect({ kind, score: result.score, grade: result.grade, failing: Object.entries(result.tests).filter(([, t]) => t.modifier < 0) }).toEqual({ kind, score: expect.any(Number), grade: 'A+', failing: [] });
+      expect(result.score, kind).toBeGreaterThanOrEqual(100);
+    }
+  });
+
+  it('the http to https redirect is what the redirection test wants', async () => {
+    const first = await send('/en', { headers: { host: 'www.komax.example', 'x-forwarded-proto': 'http' } });
+    const chain = [{ url: 'http://www.komax.example/en' }, { url: first.headers.location! }];
+    const result = observatoryGrade({ response: { url: first.headers.location!, status: 200, headers: (await send('/en')).headers }, httpRedirects: chain });
+    expect(result.tests.redirection).toEqual({ result: 'redirection-to-https', modifier: 0 });
   });
 });

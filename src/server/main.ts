@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +14,8 @@ import { tidyStatic } from './release.ts';
 import { createSearchBackend, type ServerSearchBackend } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
 import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
+import { FALLBACK_CSP, SECURITY_HEADERS } from './headers.ts';
+import { MAX_HEADER_BYTES } from './request-target.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -44,6 +47,43 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
   return { handle, revalidation };
 }
 
+/** What Node's HTTP parser refuses before any handler runs, per error code: status and message. */
+const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: `Request header fields too large: the request line and headers may have at most ${MAX_HEADER_BYTES} bytes.` },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, message: 'Content too large: chunk extensions too long.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'Request timeout.' },
+};
+
+/**
+ * The raw answer to a request Node's parser refused (`clientError`: headers too large, a
+ * malformed request line …): the status and a one-line message, with the security headers and
+ * the fallback CSP like every other answer, and the connection closed. Never the parser's error text.
+ */
+export function clientErrorAnswer(code: string | undefined): string {
+  const { status, message } = CLIENT_ERRORS[code ?? ''] ?? { status: 400, message: 'Bad request: the request could not be parsed.' };
+  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': FALLBACK_CSP, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(message)), Connection: 'close' };
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${message}`;
+}
+
+function onClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A connection the client reset, or one already answered: nothing to say.
+  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorAnswer(err.code));
+}
+
+/**
+ * The node:http server of the app: the request line and headers bounded by MAX_HEADER_BYTES
+ * (431 past it), and what the parser refuses answered by {@link clientErrorAnswer}.
+ */
+export function createHttpServer(listener: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  server.on('clientError', onClientError);
+  return server;
+}
+
 /** Starts the production server over `dist/` (the built app and the prerendered trees). */
 export async function startServer(opts: { distDir?: string; env?: Record<string, string | undefined> } = {}): Promise<RunningServer> {
   const env = parseServerEnv(opts.env ?? process.env);
@@ -66,7 +106,9 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
   const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
-  const server = createServer((req, res) => inRequestContext(req, res, (reqId) => {
+  // The request line and headers are bounded (431 past MAX_HEADER_BYTES); the request target is
+  // checked against its own bounds in the handler (414: request-target.ts).
+  const server = createHttpServer((req, res) => inRequestContext(req, res, (reqId) => {
     // The handler sends X-Request-Id itself (with a ready static response, in its one writeHead).
     handle(req, res, reqId).catch((err) => {
       log.error({ err }, 'request failed');

@@ -3,7 +3,7 @@ import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { etagFor, etagMatches, negotiateEncoding, type Encoding } from './encoding.ts';
-import { SECURITY_HEADERS } from './headers.ts';
+import { FALLBACK_CSP, SECURITY_HEADERS } from './headers.ts';
 import { LIVE, releaseIdOfTarget } from './release.ts';
 import type { StaticFile } from './static-site.ts';
 
@@ -40,11 +40,14 @@ const SECURITY_FLAT: readonly string[] = Object.entries(SECURITY_HEADERS).flat()
 
 /**
  * A file's ready response: the security headers, the caller's headers (X-Render, Cache-Control,
- * CSP …), `Vary: Accept-Encoding`, the coding's ETag, and for the 200 the type, length and
+ * CSP …; the fallback CSP when the caller gives none), `Vary: Accept-Encoding`, the coding's ETag, and for the 200 the type, length and
  * coding. The same headers `sendEncoded` gives the file after `applySecurityHeaders`.
  */
 export function readyResponse(file: StaticFile, opts: { etag: string; contentType: string; headers?: Record<string, string> }): ReadyResponse {
-  const extra = Object.entries(opts.headers ?? {}).flat();
+  const given = opts.headers ?? {};
+  // Every response carries a CSP: a page its own, anything else (payloads, sitemap, robots) the fallback.
+  const withCsp = Object.keys(given).some((k) => k.toLowerCase() === 'content-security-policy') ? given : { ...given, 'Content-Security-Policy': FALLBACK_CSP };
+  const extra = Object.entries(withCsp).flat();
   const variants = {} as ReadyResponse['variants'];
   let bytes = 0;
   for (const coding of file.encodings) {

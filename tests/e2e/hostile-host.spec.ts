@@ -12,6 +12,17 @@ function withoutHost(path: string): Promise<string> {
   });
 }
 
+/** Raw bytes on a fresh connection; the whole answer once the server closes. */
+function rawRequest(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(PORT, '127.0.0.1', () => socket.write(bytes));
+    let data = '';
+    socket.on('data', (c: Buffer) => { data += c.toString(); });
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
 test.describe('hostile Host headers', () => {
   for (const host of ['x/../..', '..', '%2e%2e', 'a%2fb', 'a\\b', '..\\..\\..']) {
     test(`${JSON.stringify(host)} gets 400 and no file`, async () => {
@@ -22,6 +33,29 @@ test.describe('hostile Host headers', () => {
       }
     });
   }
+
+  test('ports, IPv6 literals and odd spellings: served when valid, 400 otherwise, never a 5xx', async () => {
+    const main = (await raw('/en')).text;
+    for (const host of [`localhost:${PORT}`, 'localhost', 'LOCALHOST:80', 'localhost.:443', '[::1]', `[::1]:${PORT}`, '[2001:DB8::1]:8080', '127.0.0.1', `127.0.0.1:${PORT}`]) {
+      const res = await raw('/en', { headers: { host } });
+      expect(res.status, host).toBe(200);
+      expect(res.text, host).toBe(main);
+    }
+    for (const host of ['localhost:99999', 'localhost:0', 'localhost:', 'localhost:80:80', 'user@localhost', 'localhost/en', 'local host', '[::1', '[not-ipv6]', '::1', '-localhost', `${'a'.repeat(64)}.localhost`, `${'a.'.repeat(140)}localhost`, '*.localhost', 'localhost\\']) {
+      const res = await raw('/en', { headers: { host } });
+      expect(res.status, host).toBe(400);
+      expect(res.text, host).toBe('Invalid Host header');
+    }
+  });
+
+  test('an absolute-form target cannot name another host; a second Host header is ignored', async () => {
+    const absolute = await rawRequest(`GET http://evil.example/en HTTP/1.1\r\nHost: localhost:${PORT}\r\nConnection: close\r\n\r\n`);
+    expect(absolute).toMatch(/^HTTP\/1\.1 400 /);
+    expect(absolute).not.toContain('evil.example');
+    const twice = await rawRequest(`GET /en/stories?page=2 HTTP/1.1\r\nHost: localhost:${PORT}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+    expect(twice).toMatch(/^HTTP\/1\.1 (200|400) /);
+    expect(twice).not.toContain('evil.example');
+  });
 
   test('an absent Host gets 400', async () => {
     const answer = await withoutHost('/en');

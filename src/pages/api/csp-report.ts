@@ -1,0 +1,1 @@
+export { postCspReport as POST, cspReportPostOnly as ALL } from '../../features/csp-report/api.server.ts';
