@@ -2,7 +2,7 @@
 declare module 'autocannon' {
   namespace autocannon {
     interface Histogram { average: number; p50: number; p99: number; total: number }
-    interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; errors: number; timeouts: number; non2xx: number; duration: number }
+    interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; errors: number; timeouts: number; non2xx: number }
     interface Request {
       method?: string;
       path: string;

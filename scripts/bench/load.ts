@@ -271,10 +271,12 @@ const requests = sequence.map((p) => ({
 }));
 
 function track(instance: autocannon.Instance) {
-  instance.on('response', (_client, status, _bytes, ms) => {
+  instance.on('response', (_client, rawStatus, _bytes, ms) => {
     const p = answered;
     answered = null;
     if (!p) return;
+    // 0: an answer autocannon could not parse a status from (a connection cut mid-answer).
+    const status = Number(rawStatus) || 0;
     for (const key of [GROUP[p.kind], 'all']) {
       let t = tallies.get(key);
       if (!t) tallies.set(key, (t = newTally()));
@@ -310,7 +312,7 @@ const hostCount = new Set(okPages.map((p) => p.host)).size;
 const localeCount = new Set(okPages.map((p) => `${p.host}/${p.path.split('/')[1]}`)).size;
 console.log(`machine: ${cpus().length} cores, load ${loadNow()} (load generator and server share them: figures under load > 1.5 are not comparable)`);
 console.log(`release ${release.split('/').pop()}: ${okPages.length} prerendered pages over ${hostCount} hosts and ${localeCount} host × locale trees; ${okSearches.length} search/suggest requests; ${okOnDemand.length} on-demand requests (404s, redirects, customer-area shells)`);
-console.log(`warm-up: ${WARMUP} s at ${CONNECTIONS} connections…`);
+console.log(`server pid ${server.pid}; warm-up: ${WARMUP} s at ${CONNECTIONS} connections…`);
 if (WARMUP > 0) {
   const w = autocannon({ ...opts, duration: WARMUP });
   track(w);
@@ -352,7 +354,7 @@ const load1 = loadNow();
 const all = tallies.get('all') ?? newTally();
 const fmtStatuses = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ') || '–';
 const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const seconds = result.duration ?? DURATION;
+const seconds = samples.at(-1)!.t;
 console.log(`\n${pad('traffic', 13)}${pad('share', 7)}${pad('requests', 10)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}statuses`);
 for (const key of ['prerendered', 'search API', 'on demand', 'all']) {
   const t = tallies.get(key);
