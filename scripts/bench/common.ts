@@ -19,8 +19,8 @@ export const flag = (name: string): boolean => process.argv.includes(`--${name}`
  * Our server (src/server/main.ts `startServer`) over `dist` in a process of its own, so the load
  * generator never shares its event loop; production mode, errors-only logging, on 127.0.0.1.
  */
-export function spawnServer(opts: { root: string; dist: string; port: number; env?: Record<string, string | undefined> }): ChildProcess {
-  return spawn(process.execPath, ['--input-type=module', '-e', `
+export function spawnServer(opts: { root: string; dist: string; port: number; env?: Record<string, string | undefined>; execArgv?: string[] }): ChildProcess {
+  return spawn(process.execPath, [...(opts.execArgv ?? []), '--input-type=module', '-e', `
     const { startServer } = await import(${JSON.stringify(join(opts.root, 'src/server/main.ts'))});
     await startServer({ distDir: ${JSON.stringify(opts.dist)} });
   `], {

@@ -1,12 +1,12 @@
-// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender]
+// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229]
 // Mixed traffic against the real server on loopback, with the emulators behind it: 70 % prerendered
 // pages across the hosts and locales of the live release, 20 % search API (search and suggest,
 // varied queries), 10 % on-demand answers (404s of ever new paths, redirects, customer-area
 // shells). Prints requests/s, p50/p99 (overall and per kind), errors by status (an answer other
 // than the one expected for that request: an expected 404 is no error) and the server's RSS at the
 // start, the middle and the end of the run, beside the targets. --soak runs 10 minutes and prints
-// a line per minute. Builds (and prerenders) only when dist/ has no release for this build; never
-// fails on a number. Ports: --port P for the server, P-1 … P-4 for the emulators.
+// a line per minute. Builds when the sources changed, prerenders when dist/ has no release (or
+// with --prerender); never fails on a number. Ports: --port P for the server, P-1 … P-4 for the emulators.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -43,7 +43,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.
 // 1. The app, the emulators (in a process of their own: the load generator's event loop stays
 //    free), and a release of this build.
 const dist = distDir(root);
-const built = buildIfNeeded(root);
+buildIfNeeded(root);
 
 /** Starts the emulators as `npm start` does (scripts/local.ts), on P-1 … P-4, with throwaway data folders. */
 async function startEmulatorProcess(): Promise<Record<string, string>> {
@@ -75,7 +75,9 @@ if (process.env.CONTENT_ENDPOINT) {
   Object.assign(process.env, endpoints);
   console.log(`emulators: content hub ${endpoints.CONTENT_ENDPOINT}, catalogue ${endpoints.CATALOGUE_ENDPOINT}`);
 }
-if (built || !hasPublishedRelease(dist) || flag('prerender')) {
+// A release of an earlier build serves the same way (its pages were rendered by the older code):
+// --prerender brings it up to date (npm start does that incrementally too).
+if (!hasPublishedRelease(dist) || flag('prerender')) {
   process.env.PORT = String(PORT);
   const { runPrerenderCli } = await import('../prerender.ts');
   await runPrerenderCli({ rethrow: true });
@@ -186,7 +188,9 @@ const hostHeader = (host: string) => `${host}:${PORT}`;
 
 // ---------------------------------------------------------------------------------------------
 // 3. The server, and one probe of every planned request: the answer it must give under load.
-const server = spawnServer({ root, dist, port: PORT });
+// --inspect Q: the server's inspector on 127.0.0.1:Q (heap snapshots, CPU profiles while it runs).
+const inspect = arg('inspect', '');
+const server = spawnServer({ root, dist, port: PORT, execArgv: inspect ? [`--inspect=127.0.0.1:${inspect}`] : [] });
 children.push(server);
 const base = `http://127.0.0.1:${PORT}`;
 await waitFor(`${base}/en`, { host: hostHeader(mainHost) });
