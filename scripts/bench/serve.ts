@@ -5,19 +5,16 @@
 // release yet. Never fails on a number.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
 import { hasPublishedRelease } from '../../src/server/startup.ts';
 import { SECURITY_HEADERS } from '../../src/server/headers.ts';
+import { arg, loadNow, pad, spawnServer, waitFor } from './common.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : fallback;
-};
 const DURATION = Number(arg('duration', '20'));
 const CONNECTIONS = Number(arg('connections', '100'));
 const OUR_PORT = Number(arg('port', '6300'));
@@ -53,24 +50,8 @@ const release = realpathSync(join(dist, 'static/live'));
 const hostTree = join(release, 'localhost');
 console.log(`serving ${hostTree}`);
 
-async function waitFor(url: string, headers: Record<string, string>): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(url, { headers });
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 // 2. Our server in a process of its own (autocannon must not share its event loop).
-const ours = spawn(process.execPath, ['--input-type=module', '-e', `
-  const { startServer } = await import(${JSON.stringify(join(root, 'src/server/main.ts'))});
-  await startServer({ distDir: ${JSON.stringify(dist)} });
-`], { env: { ...process.env, PORT: String(OUR_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit'] });
+const ours = spawnServer({ root, dist, port: OUR_PORT });
 children.push(ours);
 
 // 3. nginx over the same tree (installed from Debian when missing and we are root).
@@ -172,8 +153,6 @@ function cpuMs(pid: number | null): number | null {
     return null;
   }
 }
-/** The 1-minute load average: the machine may be shared, and numbers taken under load say little. */
-const loadNow = () => loadavg()[0]!.toFixed(2);
 async function load(server: string, port: number, pid: number | null): Promise<Row> {
   // A short warm-up (caches, JIT), then the measured run.
   await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: 2, headers: HEADERS, requests: PATHS.map((path) => ({ method: 'GET', path })) });
@@ -195,7 +174,6 @@ console.log(`autocannon: ${CONNECTIONS} connections × ${DURATION} s over ${PATH
 const rows: Row[] = [await load('ours (node)', OUR_PORT, ours.pid ?? null)];
 if (nginx) rows.push(await load('nginx-light', NGINX_PORT, nginxPid));
 
-const pad = (s: string, n: number) => s.padEnd(n);
 console.log(`\n${pad('server', 14)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}${pad('CPU µs/req', 12)}${pad('errors/non-2xx', 16)}load (1 min, before→after)`);
 for (const r of rows) console.log(`${pad(r.server, 14)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(r.mbps.toFixed(1), 8)}${pad(String(r.cpuUs ?? '–'), 12)}${pad(`${r.errors}/${r.non2xx}`, 16)}${r.load}`);
 if (rows[1]) {

@@ -88,6 +88,28 @@ describe('compressOnTheFly', () => {
     expect(gunzipSync(res.bytes).toString()).toBe(BIG);
   });
 
+  it('keeps a body of many small chunks written over several turns whole and in order, and runs every write callback', async () => {
+    const parts = Array.from({ length: 600 }, (_, i) => `<p data-i="${i}">${String(i).repeat(i % 7)}</p>`);
+    let callbacks = 0;
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      compressOnTheFly(req, res);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      void (async () => {
+        for (let i = 0; i < parts.length; i++) {
+          // Big and small writes, some with a callback, across turns of the event loop.
+          res.write(i % 100 === 0 ? `${parts[i]}${'x'.repeat(20_000)}` : parts[i], () => { callbacks++; });
+          if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+        }
+        res.end();
+      })();
+    };
+    const res = await inject(handler, { url: '/en/x', headers: { 'accept-encoding': 'br' } });
+    const expected = parts.map((p, i) => (i % 100 === 0 ? `${p}${'x'.repeat(20_000)}` : p)).join('');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.bytes).toString()).toBe(expected);
+    expect(callbacks).toBe(parts.length);
+  });
+
   it('compresses an error page too (a 404 of a big page)', async () => {
     const res = await inject(astroLike({ status: 404 }), { url: '/en/missing', headers: { 'accept-encoding': 'gzip' } });
     expect([res.status, res.headers['content-encoding']]).toEqual([404, 'gzip']);
