@@ -144,7 +144,9 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       const etag = headerOf(res, headers, 'etag');
       if (etag) setHeader(res, headers, 'ETag', etagFor(etag, encoding as Encoding));
       const s = encoding === 'br'
-        ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+        // A 256 KiB window (the default is 4 MiB): an answer compressed on the fly is rarely larger,
+        // and each stream's native buffers are sized by it (the load bench's RSS grew with them).
+        ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_LGWIN]: 18 } })
         : createGzip({ level: 6 });
       s.on('data', (chunk: Buffer) => {
         if (!write.call(res, chunk)) {
