@@ -235,11 +235,12 @@ describe('createRevalidation: named records (webhooks)', () => {
 });
 
 describe('createRevalidation: POST /api/revalidate', () => {
+  // A webhook's JSON body carries its Content-Type (set here unless a test sends its own headers).
   const post = (revalidation: ReturnType<typeof createRevalidation>, body: string | undefined, headers: Record<string, string> = { 'x-revalidate-secret': SECRET }, method = 'POST') =>
     inject(async (req, res) => {
       const url = new URL(`http://localhost${req.url}`);
       if (!(await revalidation.route(req, res, url))) res.writeHead(404).end('not ours');
-    }, { method, url: '/api/revalidate', headers, body });
+    }, { method, url: '/api/revalidate', headers: body ? { 'content-type': 'application/json', ...headers } : headers, body });
 
   it('leaves other paths alone', async () => {
     const { revalidation } = setup();
