@@ -29,23 +29,39 @@ describe('search API', () => {
     expect(res.status).toBe(400);
   });
 
-  it('a failing backend passes its error on (502), and no backend is a 503', async () => {
+  it('a failing backend is a 502 and no backend a 503, with our own messages (the reason stays in the log)', async () => {
     const failing = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('backend', 'engine down'); })));
     expect(failing.status).toBe(502);
-    expect((await failing.json()).error).toBe('engine down');
+    expect((await failing.json()).error).toBe('The search service failed');
     const missing = await handleSearch('suggest', context(JSON.stringify({ localeCode: 'de', query: 'xy' }), undefined));
     expect(missing.status).toBe(503);
-    expect((await missing.json()).error).toBe('Search is not available right now');
+    expect((await missing.json()).error).toBe('The search index is not available right now');
   });
 
   it('a SearchError from the server\'s copy of the search module keeps its status (503, not 502)', async () => {
     const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw foreignSearchError('not-ready', 503); })));
     expect(res.status).toBe(503);
-    expect((await res.json()).error).toBe('no index');
+    expect((await res.json()).error).toBe('The search index is not available right now');
   });
 
   it('asks for JSON', async () => {
     const res = await handleSearch('search', context('q=x', backend(async () => ok), 'application/x-www-form-urlencoded'));
     expect(res.status).toBe(415);
+  });
+});
+
+describe('search API body limit', () => {
+  it('refuses a body over 16 KiB by its declared length (413) without reading it, and a chunked one as soon as it passes', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(64 * 1024).fill(32)); } });
+    const declared = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: endless, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) }, duplex: 'half' } as RequestInit);
+    const res = await handleSearch('search', { request: declared, locals: {}, url: new URL(declared.url) } as unknown as APIContext);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatch(/too large: at most 16,384 bytes/);
+    expect(pulled).toBeLessThanOrEqual(1);
+    pulled = 0;
+    const chunked = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(4096).fill(32)); if (pulled > 10_000) c.close(); } }), headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const res2 = await handleSearch('suggest', { request: chunked, locals: {}, url: new URL(chunked.url) } as unknown as APIContext);
+    expect(res2.status).toBe(413);
   });
 });

@@ -36,8 +36,10 @@ export async function handleSearch(kind: 'search' | 'suggest', { request, locals
     return json(await searchOnHost(kind, apiContext(locals), url.host, query), 200);
   } catch (err) {
     if (isSearchError(err)) {
-      if (err.status >= 500) log.error(`${kind} failed: ${err.message}`);
-      return json({ error: err.message }, err.status);
+      if (err.status < 500) return json({ error: err.message }, err.status);
+      // A backend's reason (an index folder, the engine's address or its error text) stays in the log.
+      log.error(`${kind} failed: ${err.message}`);
+      return json({ error: err.status === 503 ? 'The search index is not available right now' : 'The search service failed' }, err.status);
     }
     log.error({ err }, `${kind} failed`);
     return json({ error: 'The search service failed' }, 502);
