@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonBody } from './body.ts';
+import { checkBodyHeaders, DRAIN_CAP_BYTES, readJsonBody } from './body.ts';
 
 const post = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   new Request('http://localhost/api', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
@@ -27,5 +27,26 @@ describe('readJsonBody', () => {
     const body = new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(64)); } });
     expect(await readJsonBody(post(body), 100)).toEqual({ kind: 'too-large' });
     expect(pulled).toBeLessThan(5);
+  });
+});
+
+describe('checkBodyHeaders and the drain after an overflow', () => {
+  it('refuses by headers alone: another type, a declared length over the limit or not a number', () => {
+    const rule = { maxBytes: 10, types: ['application/json'] };
+    expect(checkBodyHeaders(post('{}', { 'content-type': 'text/plain' }), rule)).toBe('unsupported');
+    expect(checkBodyHeaders(post('x'.repeat(11), { 'content-type': 'application/json', 'content-length': '11' }), rule)).toBe('too-large');
+    expect(checkBodyHeaders(post('{}'), rule)).toBeNull();
+    expect(checkBodyHeaders(new Request('http://localhost/api', { method: 'POST' }), rule)).toBeNull();
+    expect(checkBodyHeaders(new Request('http://localhost/api', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1e9' } }), rule)).toBe('too-large');
+  });
+
+  it('reads on past the limit only up to a cap and keeps nothing of it', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(1024 * 1024)); } });
+    expect(await readJsonBody(post(body), 100)).toEqual({ kind: 'too-large' });
+    await expect.poll(() => pulled, { timeout: 5000 }).toBeGreaterThanOrEqual(DRAIN_CAP_BYTES / (1024 * 1024));
+    const settled = pulled;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pulled).toBeLessThanOrEqual(settled + 2);
   });
 });

@@ -41,11 +41,14 @@ export function declaredLength(headers: Headers): number | null {
   return /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : NaN;
 }
 
-/** Whether the request carries a body (a declared non-zero length, or a chunked one). */
+/**
+ * Whether the request carries a body: a declared non-zero length, a chunked one, or (a Request
+ * made in code, without either header) a typed one.
+ */
 export function hasBody(request: Request): boolean {
   const length = declaredLength(request.headers);
   if (length !== null) return length !== 0;
-  return request.headers.has('transfer-encoding');
+  return request.headers.has('transfer-encoding') || (request.headers.has('content-type') && request.body !== null);
 }
 
 /** The media type of the Content-Type header, lowercase without parameters ('' when absent). */
