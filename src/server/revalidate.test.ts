@@ -310,6 +310,37 @@ describe('createRevalidation: POST /api/revalidate', () => {
     expect((await answer).status).toBe(200);
   });
 
+  it('answers 415 to a body of another type, 413 to one over 64 KiB, and runs nothing', async () => {
+    const { fake, revalidation } = setup();
+    const text = await post(revalidation, 'ids=x', { 'x-revalidate-secret': SECRET, 'content-type': 'text/plain', 'content-length': '5' });
+    expect([text.status, JSON.parse(text.body).error]).toEqual([415, 'Unsupported Content-Type: send application/json.']);
+    const big = JSON.stringify({ ids: ['x'.repeat(70_000)] });
+    const large = await post(revalidation, big, { 'x-revalidate-secret': SECRET, 'content-length': String(big.length) });
+    expect([large.status, JSON.parse(large.body).error]).toEqual([413, 'The request body is too large: at most 65,536 bytes.']);
+    const undeclared = await post(revalidation, big);
+    expect(undeclared.status).toBe(413);
+    expect(fake.runs).toHaveLength(0);
+  });
+
+  it('limits requests per client (before the secret is checked): 429 with Retry-After', async () => {
+    const { revalidation } = setup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await post(revalidation, '{}', { 'x-revalidate-secret': 'wrong' })).status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(60);
+    const limited = await post(revalidation, '{}', { 'x-revalidate-secret': 'wrong' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('answers a failed run without paths or addresses in the reason', async () => {
+    const { fake, revalidation } = setup();
+    const answer = post(revalidation, '{}');
+    (await fake.nextRun()).reject(new Error("ENOENT: no such file or directory, open '/srv/app/dist/static/x.html'"));
+    const res = await answer;
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.body).error).toBe("Revalidation failed, the previous build stays: ENOENT: no such file or directory, open '…'");
+  });
+
   it('answers 502 when the run fails, saying the previous build stays', async () => {
     const { fake, revalidation } = setup();
     const answer = post(revalidation, '{}');
