@@ -11,7 +11,7 @@
  */
 import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
-import { NO_BODY } from '../../lib/http/body.ts';
+import { JSON_TYPE } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
@@ -99,8 +99,12 @@ function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<
   };
 }
 
-/** Starting or resetting a translation: no body; an editor clicks a few times a minute, 30 per client and minute. */
-export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: NO_BODY, rateLimit: { limit: 30, windowMs: 60_000 } };
+/**
+ * Starting or resetting a translation: nothing is read from the body (the page id is in the path),
+ * but a client's empty JSON object is taken (1 KiB at most); an editor clicks a few times a minute,
+ * 30 per client and minute.
+ */
+export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: { maxBytes: 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 } };
 
 /** GET /api/translation/state/{pageId} */
 export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state'));
