@@ -192,6 +192,10 @@ export function createRevalidation(opts: {
       json(res, 400, { error: 'Malformed body: not JSON' });
       return true;
     }
+    if (Array.isArray(body)) {
+      json(res, 400, { error: 'Invalid body: the body must be a JSON object' });
+      return true;
+    }
     const parsed = v.safeParse(RevalidateBody, body);
     if (!parsed.success) {
       const issue = parsed.issues[0];

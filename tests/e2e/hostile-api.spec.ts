@@ -125,13 +125,19 @@ function send(from: string, method: string, path: string, opts: { headers?: Reco
     const headers: Record<string, string> = { host: `localhost:${PORT}`, origin: `http://localhost:${PORT}`, ...opts.headers };
     if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
     if (opts.declare !== undefined) headers['content-length'] = String(opts.declare);
+    let answered = false;
+    let failure: Error | null = null;
     const req = httpRequest({ host: '127.0.0.1', port: PORT, path, method, headers, agent: false, localAddress: from }, (res) => {
+      answered = true;
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => { resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }); req.destroy(); });
       res.on('error', reject);
     });
-    req.on('error', (err) => reject(err));
+    // A server that answered early closes the connection while the rest is still being sent
+    // (EPIPE, ECONNRESET): what counts is the answer that came first.
+    req.on('error', (err) => { failure ??= err; });
+    req.on('close', () => { if (!answered) reject(failure ?? new Error('closed without an answer')); });
     if (opts.body !== undefined) req.end(opts.body);
     else if (opts.declare !== undefined) req.write(Buffer.alloc(Math.min(opts.declare, 64 * 1024), 0x20));
     else if (opts.chunks !== undefined) {
@@ -169,7 +175,9 @@ function expectRefusal(answer: Answer, what: string, status?: number | number[])
     const body = JSON.parse(answer.text) as Record<string, unknown>;
     // The editor sign-in's refusal of a wrong password is the spec's bare `{ success: false }` (401).
     if (answer.status === 401 && body.success === false && Object.keys(body).length === 1) return;
-    const message = [body.message, body.error, ...Object.values((body.fields ?? {}) as Record<string, unknown>)].find((m) => typeof m === 'string' && m.length > 0);
+    // GraphQL answers (the tickets proxy) carry theirs in errors[].message.
+    const graphQL = Array.isArray(body.errors) ? (body.errors as { message?: unknown }[]).map((e) => e?.message) : [];
+    const message = [body.message, body.error, ...graphQL, ...Object.values((body.fields ?? {}) as Record<string, unknown>)].find((m) => typeof m === 'string' && m.length > 0);
     expect(message, `${what}: a clear message in ${answer.text.slice(0, 200)}`).toBeTruthy();
   } else {
     expect(answer.text.length, `${what}: a message (${type})`).toBeGreaterThan(0);

@@ -39,6 +39,7 @@ async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): P
   if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
   if (body.kind === 'too-large') return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
   if (body.kind === 'malformed') return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
+  if (Array.isArray(body.value)) return { ok: false, response: json({ error: 'The body must be a JSON object.' }, 400) };
   const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const issue = parsed.issues[0];

@@ -115,8 +115,9 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
     const clear = editorCookieHeader('', context.url, 0);
     const type = context.request.headers.get('content-type') ?? '';
     if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
-      const form = await readFormBody(context.request, SIGN_IN_BODY_LIMIT);
-      const locale = form?.get('locale') ?? '';
+      const body = await readUrlEncodedBody(context.request, SIGN_IN_BODY_LIMIT);
+      if (body.kind === 'too-large') return json({ success: false, error: 'too-large', message: `The body may have at most ${SIGN_IN_BODY_LIMIT} bytes.` }, 413);
+      const locale = body.kind === 'ok' ? body.value.get('locale') ?? '' : '';
       const target = `/${/^[a-z]{2}(?:-[a-z]{2})?$/.test(locale) ? locale : 'en'}/editor`;
       return new Response(null, { status: 303, headers: { Location: target, 'Set-Cookie': clear, 'Cache-Control': 'no-store' } });
     }

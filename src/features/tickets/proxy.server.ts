@@ -115,6 +115,7 @@ export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
   errorStyle: 'message',
   tooLargeMessage: TOO_LARGE_MESSAGE,
   answerFields: { limit: MAX_UPLOAD_BYTES },
+  streams: true,
 };
 
 /** POST /api/ticketing/graphql behind its limits. */

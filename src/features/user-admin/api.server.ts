@@ -47,6 +47,7 @@ async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): P
   if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415) };
   if (body.kind === 'too-large') return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' }, 413) };
   if (body.kind === 'malformed') return { ok: false, response: badRequest('The body is not valid JSON.') };
+  if (Array.isArray(body.value)) return { ok: false, response: badRequest('The body must be a JSON object.') };
   const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const { message, field } = firstIssue(parsed.issues);

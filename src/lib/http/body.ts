@@ -110,6 +110,12 @@ export function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, cap =
  * the limit and nothing past it is kept.
  */
 export async function readBoundedText(request: Request, maxBytes: number): Promise<string | null> {
+  const bytes = await readBoundedBytes(request, maxBytes);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+/** The body's bytes when it is at most `maxBytes` (declared or read), else null; see {@link readBoundedText}. */
+export async function readBoundedBytes(request: Request, maxBytes: number): Promise<Uint8Array | null> {
   const declared = declaredLength(request.headers);
   if (declared !== null && !(declared <= maxBytes)) return null;
   const chunks: Uint8Array[] = [];
@@ -135,7 +141,22 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
       chunks.push(value);
     }
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The request with a chunked body (no Content-Length) read into memory, at most `maxBytes`: null
+ * when it passed the limit. Lets a declared limit hold for a handler that never reads its body.
+ * A request with a declared length (already checked) or none is returned as it is.
+ */
+export async function withCountedBody(request: Request, maxBytes: number): Promise<Request | null> {
+  if (declaredLength(request.headers) !== null || !request.headers.has('transfer-encoding')) return request;
+  const bytes = await readBoundedBytes(request, maxBytes);
+  if (bytes === null) return null;
+  const headers = new Headers(request.headers);
+  headers.delete('transfer-encoding');
+  headers.set('content-length', String(bytes.byteLength));
+  return new Request(request.url, { method: request.method, headers, body: bytes as BodyInit, signal: request.signal });
 }
 
 const isJsonType = (request: Request) => /^application\/json\b/i.test(request.headers.get('content-type') ?? '');

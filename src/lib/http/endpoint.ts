@@ -10,7 +10,7 @@
  *   // src/pages/api/thing.ts
  *   export const { POST, ALL } = apiRoute({ POST: postThing });
  */
-import { bodyRefusal, checkBodyHeaders, errorBody, NO_BODY, type BodyRule, type ErrorStyle } from './body.ts';
+import { bodyRefusal, checkBodyHeaders, errorBody, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
 import { clientKey, rateLimiter, type RateLimiter } from './rate-limit.ts';
 
 /** A per-client limit: `limit` requests per `windowMs`. */
@@ -35,6 +35,11 @@ export interface EndpointLimits {
   answerFields?: Record<string, unknown>;
   /** The endpoint's own wording of a 413 (e.g. naming a file limit in words). */
   tooLargeMessage?: string;
+  /**
+   * The handler streams the body on and counts it itself (uploads). Otherwise a chunked body is
+   * counted by the wrapper (read into memory up to the limit) before the handler runs.
+   */
+  streams?: true;
 }
 
 type Handler<C> = (context: C) => Response | Promise<Response>;
@@ -65,8 +70,13 @@ export function endpoint<C extends { request: Request; clientAddress?: string }>
       if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, limits.errorStyle, extra);
     }
     const refused = checkBodyHeaders(context.request, limits.body);
-    if (refused) return bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra, message: refused === 'too-large' ? limits.tooLargeMessage : undefined });
-    return handler(context);
+    const tooLarge = () => bodyRefusal('too-large', limits.body, { style: limits.errorStyle, extra, message: limits.tooLargeMessage });
+    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra });
+    if (limits.streams || limits.body.types.length === 0) return handler(context);
+    const counted = await withCountedBody(context.request, limits.body.maxBytes);
+    if (!counted) return tooLarge();
+    // The same context (its getters are closures over Astro's state) with the counted request.
+    return handler(counted === context.request ? context : Object.create(context, { request: { value: counted } }) as C);
   };
   return Object.assign(wrapped, { limits });
 }
