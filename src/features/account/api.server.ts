@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
-import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
+import { IGNORED_JSON_BODY, JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
@@ -136,7 +136,7 @@ export const ACCOUNT_LIMITS = {
   getProfile: READ_ONLY,
   patchProfile: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: TEN_MINUTES } },
   postPassword: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 20, windowMs: TEN_MINUTES } },
-  postMfaReset: { body: NO_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
+  postMfaReset: { body: IGNORED_JSON_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
   deleteAccount: { body: NO_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
 } satisfies Record<string, EndpointLimits>;
 

@@ -11,7 +11,7 @@
  */
 import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
-import { JSON_TYPE } from '../../lib/http/body.ts';
+import { IGNORED_JSON_BODY } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
@@ -104,7 +104,7 @@ function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<
  * but a client's empty JSON object is taken (1 KiB at most); an editor clicks a few times a minute,
  * 30 per client and minute.
  */
-export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: { maxBytes: 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 } };
+export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: IGNORED_JSON_BODY, rateLimit: { limit: 30, windowMs: 60_000 } };
 
 /** GET /api/translation/state/{pageId} */
 export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state'));

@@ -28,8 +28,14 @@ export interface BodyRule {
 /** The limit for a body of media type `type` under `rule`. */
 export const limitFor = (rule: BodyRule, type: string): number => rule.maxBytesByType?.[type] ?? rule.maxBytes;
 
-/** A body that takes nothing (GET, DELETE, a POST that only triggers something). */
+/** A body that takes nothing (GET, DELETE): any body is over its limit of 0 bytes. */
 export const NO_BODY: BodyRule = { maxBytes: 0, types: [] };
+
+/**
+ * A POST that only triggers something: nothing is read, but the small JSON object a client may
+ * send out of habit (`{}`) is taken (1 KiB at most; a chunked one is still counted).
+ */
+export const IGNORED_JSON_BODY: BodyRule = { maxBytes: 1024, types: [JSON_TYPE] };
 
 /** After a body passed its limit, at most this much more is read and dropped before the connection is cut. */
 export const DRAIN_CAP_BYTES = 16 * 1024 * 1024;
