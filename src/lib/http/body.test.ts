@@ -34,7 +34,9 @@ describe('readJsonBody', () => {
 describe('checkBodyHeaders and the drain after an overflow', () => {
   it('refuses by headers alone: another type, a declared length over the limit or not a number', () => {
     const rule = { maxBytes: 10, types: ['application/json'] };
-    expect(checkBodyHeaders(post('{}', { 'content-type': 'text/plain' }), rule)).toBe('unsupported');
+    expect(checkBodyHeaders(post('{}', { 'content-type': 'text/plain', 'content-length': '2' }), rule)).toBe('unsupported');
+    // A typed request without a body (an empty DELETE with a Content-Type) has nothing to refuse.
+    expect(checkBodyHeaders(new Request('http://localhost/api', { method: 'DELETE', headers: { 'content-type': 'application/json' } }), { maxBytes: 0, types: [] })).toBeNull();
     expect(checkBodyHeaders(post('x'.repeat(11), { 'content-type': 'application/json', 'content-length': '11' }), rule)).toBe('too-large');
     expect(checkBodyHeaders(post('{}'), rule)).toBeNull();
     expect(checkBodyHeaders(new Request('http://localhost/api', { method: 'POST' }), rule)).toBeNull();

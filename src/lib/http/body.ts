@@ -48,13 +48,13 @@ export function declaredLength(headers: Headers): number | null {
 }
 
 /**
- * Whether the request carries a body: a declared non-zero length, a chunked one, or (a Request
- * made in code, without either header) a typed one.
+ * Whether the request carries a body: a declared non-zero length or a chunked one (HTTP/1.1 has no
+ * other; `request.body` is no sign: the adapter gives every POST or DELETE a stream, even an empty one).
  */
 export function hasBody(request: Request): boolean {
   const length = declaredLength(request.headers);
   if (length !== null) return length !== 0;
-  return request.headers.has('transfer-encoding') || (request.headers.has('content-type') && request.body !== null);
+  return request.headers.has('transfer-encoding');
 }
 
 /** The media type of the Content-Type header, lowercase without parameters ('' when absent). */
