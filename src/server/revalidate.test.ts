@@ -236,11 +236,12 @@ describe('createRevalidation: named records (webhooks)', () => {
 });
 
 describe('createRevalidation: POST /api/revalidate', () => {
+  // A webhook's JSON body carries its Content-Type (set here unless a test sends its own headers).
   const post = (revalidation: ReturnType<typeof createRevalidation>, body: string | undefined, headers: Record<string, string> = { 'x-revalidate-secret': SECRET }, method = 'POST') =>
     inject(async (req, res) => {
       const url = new URL(`http://localhost${req.url}`);
       if (!(await revalidation.route(req, res, url))) res.writeHead(404).end('not ours');
-    }, { method, url: '/api/revalidate', headers, body });
+    }, { method, url: '/api/revalidate', headers: body ? { 'content-type': 'application/json', ...headers } : headers, body });
 
   it('leaves other paths alone', async () => {
     const { revalidation } = setup();
@@ -308,6 +309,28 @@ describe('createRevalidation: POST /api/revalidate', () => {
     expect(run.force).toEqual({});
     run.resolve(result(null, 0));
     expect((await answer).status).toBe(200);
+  });
+
+  it('answers 415 to a body of another type, 413 to one over 64 KiB, and runs nothing', async () => {
+    const { fake, revalidation } = setup();
+    const text = await post(revalidation, 'ids=x', { 'x-revalidate-secret': SECRET, 'content-type': 'text/plain', 'content-length': '5' });
+    expect([text.status, JSON.parse(text.body).error]).toEqual([415, 'Unsupported Content-Type: send application/json.']);
+    const big = JSON.stringify({ ids: ['x'.repeat(70_000)] });
+    const large = await post(revalidation, big, { 'x-revalidate-secret': SECRET, 'content-length': String(big.length) });
+    expect([large.status, JSON.parse(large.body).error]).toEqual([413, 'The request body is too large: at most 65,536 bytes.']);
+    const undeclared = await post(revalidation, big);
+    expect(undeclared.status).toBe(413);
+    expect(fake.runs).toHaveLength(0);
+  });
+
+  it('limits requests per client (before the secret is checked): 429 with Retry-After', async () => {
+    const { revalidation } = setup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await post(revalidation, '{}', { 'x-revalidate-secret': 'wrong' })).status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(60);
+    const limited = await post(revalidation, '{}', { 'x-revalidate-secret': 'wrong' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('answers 502 when the run fails, saying the previous build stays (the details only in the log)', async () => {

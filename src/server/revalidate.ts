@@ -8,10 +8,20 @@ import type { PrerenderResult } from './prerender/run.ts';
 import { currentRequestId, getLogger } from '../lib/log/index.ts';
 import { readPointer } from './release.ts';
 import { revalidationFailureAnswer, runFailureError, type RunFailure } from './revalidate-failure.ts';
+import { bodyRefusal, checkBodyHeaders, JSON_TYPE, readBoundedText } from '../lib/http/body.ts';
+import { rateLimited, type EndpointLimits } from '../lib/http/endpoint.ts';
+import { rateLimiter } from '../lib/http/rate-limit.ts';
 
 const log = getLogger('revalidate');
 
 const MAX_BODY = 64 * 1024;
+
+/**
+ * POST /api/revalidate's declared limits: JSON of at most 64 KiB (or no body); a content hub's
+ * webhook fires once per publish, so 60 requests per client and minute (counted before the secret
+ * is checked, which also slows down guessing it).
+ */
+export const REVALIDATE_LIMITS: EndpointLimits = { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 60, windowMs: 60_000 } };
 
 export const RevalidateBody = v.strictObject({
   ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty('ids must not contain empty strings'), v.maxLength(64))), v.maxLength(1000, 'At most 1000 ids'))),
@@ -30,15 +40,19 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('Request body too large');
-    chunks.push(chunk as Buffer);
+/** The node request as a fetch Request (its body streamed, not read), for the shared bounded readers of src/lib/http/body.ts. */
+function asRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Request('http://localhost/api/revalidate', { method: 'POST', headers, body: req as unknown as BodyInit, duplex: 'half' } as RequestInit);
+}
+
+/** Sends a Response built by the shared helpers (413, 415, 429) on the node response. */
+async function send(res: ServerResponse, answer: Response): Promise<void> {
+  res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(await answer.text());
 }
 
 /**
@@ -162,11 +176,18 @@ export function createRevalidation(opts: {
     return result;
   }
 
+  const limiter = rateLimiter(REVALIDATE_LIMITS.rateLimit!);
+
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       json(res, 405, { error: 'Use POST' });
+      return true;
+    }
+    const hit = limiter.hit(req.socket?.remoteAddress ?? 'unknown');
+    if (!hit.allowed) {
+      await send(res, rateLimited(hit.retryAfterSeconds, 'message'));
       return true;
     }
     const secret = opts.env.REVALIDATE_SECRET;
@@ -178,12 +199,26 @@ export function createRevalidation(opts: {
       json(res, 401, { error: 'Missing or wrong revalidation secret' });
       return true;
     }
+    const request = asRequest(req);
+    const refused = checkBodyHeaders(request, REVALIDATE_LIMITS.body);
+    if (refused) {
+      await send(res, bodyRefusal(refused, REVALIDATE_LIMITS.body, { style: 'message' }));
+      return true;
+    }
+    const text = await readBoundedText(request, MAX_BODY);
+    if (text === null) {
+      await send(res, bodyRefusal('too-large', REVALIDATE_LIMITS.body, { style: 'message' }));
+      return true;
+    }
     let body: unknown = {};
     try {
-      const text = await readBody(req);
       body = text.trim() ? JSON.parse(text) : {};
-    } catch (err) {
-      json(res, 400, { error: `Malformed body: ${(err as Error).message}` });
+    } catch {
+      json(res, 400, { error: 'Malformed body: not JSON' });
+      return true;
+    }
+    if (Array.isArray(body)) {
+      json(res, 400, { error: 'Invalid body: the body must be a JSON object' });
       return true;
     }
     const parsed = v.safeParse(RevalidateBody, body);

@@ -86,7 +86,7 @@ test.describe('the production server (npm run serve) at LOG_LEVEL=debug', () => 
     expect(mine).toEqual(expect.arrayContaining([
       expect.objectContaining({ thread: expect.any(Number), component: 'content', level: 'debug' }),
       expect.objectContaining({ thread: expect.any(Number), component: 'catalogue', level: 'error' }),
-      expect.objectContaining({ component: 'revalidate', level: 'error', msg: expect.stringMatching(/^failed: /) }),
+      expect.objectContaining({ component: 'revalidate', level: 'error', msg: expect.stringMatching(/^failed, the previous release \S+ stays live: /) }),
     ]));
     expect(out).not.toContain(REVALIDATE_SECRET);
   });

@@ -1,7 +1,8 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
-import { readJsonBody } from '../../lib/http/body.ts';
+import { IGNORED_JSON_BODY, JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
+import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type PolicyFailure, type Profile,
@@ -38,6 +39,7 @@ async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): P
   if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
   if (body.kind === 'too-large') return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
   if (body.kind === 'malformed') return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
+  if (Array.isArray(body.value)) return { ok: false, response: json({ error: 'The body must be a JSON object.' }, 400) };
   const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const issue = parsed.issues[0];
@@ -75,8 +77,8 @@ function failureResponse(err: unknown, operation: string): Response {
     case 'not-found':
       return json({ error: 'not-found', message: 'The account does not exist (any more).' }, 404);
     default:
+      // The reason (an address, an upstream's text) stays in the log.
       log.error(`${operation}: ${err.message}`);
-      // The upstream's words (its address, its error text) stay in the log.
       return json({ error: 'unavailable', message: 'The account service is not available right now.' }, 502);
   }
 }
@@ -128,5 +130,22 @@ export function accountHandlers(requireUser: UserGuard): { getProfile: APIRoute;
   };
 }
 
-/** The account API's handlers, behind B's bearer guard (src/pages/api/account/* re-export them). */
-export const account = accountHandlers(requireUser);
+const TEN_MINUTES = 10 * 60_000;
+/** The account API's declared limits: JSON bodies of at most 8 KiB; changes limited per client (a person makes a few). */
+export const ACCOUNT_LIMITS = {
+  getProfile: READ_ONLY,
+  patchProfile: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: TEN_MINUTES } },
+  postPassword: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 20, windowMs: TEN_MINUTES } },
+  postMfaReset: { body: IGNORED_JSON_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
+  deleteAccount: { body: NO_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
+} satisfies Record<string, EndpointLimits>;
+
+const handlers = accountHandlers(requireUser);
+/** The account API's handlers, behind B's bearer guard and their limits (src/pages/api/account/* re-export them). */
+export const account = {
+  getProfile: endpoint(ACCOUNT_LIMITS.getProfile, handlers.getProfile),
+  patchProfile: endpoint(ACCOUNT_LIMITS.patchProfile, handlers.patchProfile),
+  postPassword: endpoint(ACCOUNT_LIMITS.postPassword, handlers.postPassword),
+  postMfaReset: endpoint(ACCOUNT_LIMITS.postMfaReset, handlers.postMfaReset),
+  deleteAccount: endpoint(ACCOUNT_LIMITS.deleteAccount, handlers.deleteAccount),
+};

@@ -26,9 +26,15 @@ export const ProfileBody = v.strictObject({
 export type ProfileInput = v.InferOutput<typeof ProfileBody>;
 
 /** POST /api/account/password. */
+/** No control characters (NUL, line breaks …): no password has them, and identity management may choke on them. */
+// eslint-disable-next-line no-control-regex
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+const LATIN_1 = /^[\u0020-\u007e\u00a0-\u00ff]*$/;
+
 export const PasswordBody = v.strictObject({
-  currentPassword: v.pipe(v.string('currentPassword is required'), v.minLength(1, 'currentPassword is required'), v.maxLength(MAX.password, `currentPassword must be at most ${MAX.password} characters`)),
-  newPassword: v.pipe(v.string('newPassword is required'), v.minLength(1, 'newPassword is required'), v.maxLength(MAX.password, `newPassword must be at most ${MAX.password} characters`)),
+  // Identity management takes the current password in a header (x-openidm-reauth-password), which carries Latin-1 only.
+  currentPassword: v.pipe(v.string('currentPassword is required'), v.minLength(1, 'currentPassword is required'), v.maxLength(MAX.password, `currentPassword must be at most ${MAX.password} characters`), v.regex(NO_CONTROL, 'currentPassword must not contain control characters'), v.regex(LATIN_1, 'currentPassword may only contain Latin-1 characters')),
+  newPassword: v.pipe(v.string('newPassword is required'), v.minLength(1, 'newPassword is required'), v.maxLength(MAX.password, `newPassword must be at most ${MAX.password} characters`), v.regex(NO_CONTROL, 'newPassword must not contain control characters')),
 });
 
 /** The profile fields that must not be empty (spec customer-area §5). */

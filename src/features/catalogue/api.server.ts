@@ -1,8 +1,9 @@
-import type { APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import { basketProducts, comparisonProducts } from '../../lib/catalogue/cached.ts';
 import type { ComparisonProductDetail } from '../../lib/catalogue/index.ts';
 import type { DataSource } from '../../lib/cache/data-cache.ts';
 import { json } from '../../lib/http/json.ts';
+import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { presetImageUrl } from '../../components/ui/image-url.ts';
 import type { PresetName } from '../../components/ui/image-presets.ts';
@@ -55,8 +56,8 @@ export const comparisonData: Loader<ComparisonApiProduct> = async (data, service
  * A GET route over `?language=…&slugs=…` that answers `{ products }`: bad input is a 400 with a
  * clear message, a catalogue failure a 502; images use one preset.
  */
-export function catalogueApiRoute<T>(name: string, load: Loader<T>, preset: PresetName): APIRoute {
-  return async ({ url, locals }) => {
+export function catalogueApiRoute<T>(name: string, load: Loader<T>, preset: PresetName) {
+  return endpoint(READ_ONLY, async ({ url, locals }: APIContext) => {
     const q = parseCatalogueQuery(url.searchParams);
     if (!q.ok) return json({ error: q.message }, 400);
     const api = apiContext(locals);
@@ -67,7 +68,7 @@ export function catalogueApiRoute<T>(name: string, load: Loader<T>, preset: Pres
       getLogger(`api/catalogue/${name}`).error((err as Error).message);
       return json({ error: 'The catalogue is not available right now.' }, 502);
     }
-  };
+  });
 }
 
 /** GET /api/catalogue/basket?language=en&slugs=kappa-310,alpha-550: what the comparison basket shows of each product (name, variants, image, route). */

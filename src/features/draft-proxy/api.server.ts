@@ -10,7 +10,8 @@ import type { APIContext } from 'astro';
 import * as v from 'valibot';
 import { ContentError } from '../../lib/content/index.ts';
 import { allowedOperation, draftPassthrough } from '../../lib/content/draft-proxy.ts';
-import { readJsonBody } from '../../lib/http/body.ts';
+import { JSON_TYPE, readJsonBody } from '../../lib/http/body.ts';
+import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { json } from '../../lib/http/json.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { isEditorRequest } from '../editor/session.server.ts';
@@ -68,11 +69,21 @@ export async function postDraftProxy({ request, locals }: Pick<APIContext, 'requ
     const data = await draftPassthrough(services.content, localeChain(locales), allowed.name, variables ?? {});
     return json({ data });
   } catch (err) {
-    if (!(err instanceof ContentError)) throw err;
+    if (!(err instanceof ContentError)) {
+      log.error({ err }, `draft proxy ${allowed.name} failed`);
+      return json({ error: 'The draft proxy failed.' }, 502);
+    }
     if (err.failure === 'timeout') return json({ error: 'The content hub did not answer in time.' }, 504);
     if (err.unavailable) return json({ error: 'The content hub is not available.' }, 503);
+    // The hub's validation message for the caller's own variables (GraphQL errors, never a stack or an address).
     if (err.graphQLErrors?.length) return json({ error: err.message }, 400);
     log.error({ err }, `draft proxy ${allowed.name} failed`);
     return json({ error: 'The content hub gave an unexpected answer.' }, 502);
   }
 }
+
+/** An editor's reads of draft content: JSON of at most 32 KiB, no rate limit (nothing is written; the editor cookie is required). */
+export const DRAFT_PROXY_LIMITS: EndpointLimits = { body: { maxBytes: DRAFT_PROXY_MAX_BODY, types: [JSON_TYPE] }, errorStyle: 'message' };
+
+/** POST /api/draft-proxy/graphql behind its limits. */
+export const draftProxyRoute = endpoint(DRAFT_PROXY_LIMITS, (context: APIContext) => postDraftProxy(context));

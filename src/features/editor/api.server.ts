@@ -11,6 +11,8 @@
  */
 import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
+import { IGNORED_JSON_BODY } from '../../lib/http/body.ts';
+import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
 import type { ContentContext } from '../../lib/content/client.ts';
@@ -46,7 +48,7 @@ function siteParams(context: APIContext) {
 }
 
 /** GET /api/site-navigation/public/{siteId}?lang= */
-export const publicNavigation: APIRoute = async (context) => {
+export const publicNavigation = endpoint(READ_ONLY, async (context: APIContext) => {
   const choice = siteParams(context);
   if (choice instanceof Response) return choice;
   try {
@@ -55,10 +57,10 @@ export const publicNavigation: APIRoute = async (context) => {
   } catch (err) {
     return contentFailure(err, 'public navigation');
   }
-};
+});
 
 /** GET /api/site-navigation/editor/{siteId}?lang=&stage= */
-export const editorNavigation: APIRoute = async (context) => {
+export const editorNavigation = endpoint(READ_ONLY, async (context: APIContext) => {
   const refused = requireEditor(context);
   if (refused) return refused;
   const choice = siteParams(context);
@@ -70,7 +72,7 @@ export const editorNavigation: APIRoute = async (context) => {
   } catch (err) {
     return contentFailure(err, 'editor navigation');
   }
-};
+});
 
 /** The translation answer: the spec's fields plus the page's overall state. */
 export interface TranslationAnswer extends PageTranslation {
@@ -97,12 +99,19 @@ function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<
   };
 }
 
+/**
+ * Starting or resetting a translation: nothing is read from the body (the page id is in the path),
+ * but a client's empty JSON object is taken (1 KiB at most); an editor clicks a few times a minute,
+ * 30 per client and minute.
+ */
+export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: IGNORED_JSON_BODY, rateLimit: { limit: 30, windowMs: 60_000 } };
+
 /** GET /api/translation/state/{pageId} */
-export const translationState = translationRoute(getPageTranslation, 'translation state');
+export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state'));
 /** POST /api/translation/start/{pageId} */
-export const translationStart = translationRoute(startTranslation, 'translation start');
+export const translationStart = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(startTranslation, 'translation start'));
 /** POST /api/translation/reset/{pageId} */
-export const translationReset = translationRoute(resetTranslation, 'translation reset');
+export const translationReset = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(resetTranslation, 'translation reset'));
 
 /** GET (or any other method) on start/reset: 405 naming the method to use. */
 export const postOnly: APIRoute = () => {

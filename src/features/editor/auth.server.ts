@@ -8,7 +8,8 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { verifyPassword } from '../../lib/crypto/password.ts';
-import { readJsonBody, readUrlEncodedBody } from '../../lib/http/body.ts';
+import { FORM_TYPE, JSON_TYPE, readJsonBody, readUrlEncodedBody } from '../../lib/http/body.ts';
+import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { json } from '../../lib/http/json.ts';
 import { clientKey, rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { apiContext } from '../platform/context.ts';
@@ -114,8 +115,9 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
     const clear = editorCookieHeader('', context.url, 0);
     const type = context.request.headers.get('content-type') ?? '';
     if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
-      const form = await readFormBody(context.request, SIGN_IN_BODY_LIMIT);
-      const locale = form?.get('locale') ?? '';
+      const body = await readUrlEncodedBody(context.request, SIGN_IN_BODY_LIMIT);
+      if (body.kind === 'too-large') return json({ success: false, error: 'too-large', message: `The body may have at most ${SIGN_IN_BODY_LIMIT} bytes.` }, 413);
+      const locale = body.kind === 'ok' ? body.value.get('locale') ?? '' : '';
       const target = `/${/^[a-z]{2}(?:-[a-z]{2})?$/.test(locale) ? locale : 'en'}/editor`;
       return new Response(null, { status: 303, headers: { Location: target, 'Set-Cookie': clear, 'Cache-Control': 'no-store' } });
     }
@@ -133,4 +135,19 @@ export async function readFormBody(request: Request, maxBytes: number): Promise<
   return body.kind === 'ok' ? body.value : null;
 }
 
-export const { signIn, logout } = editorAuthHandlers();
+/** Sign-in: JSON of at most 4 KiB; 5 failed attempts per client and minute (the handler counts only failures). */
+export const SIGN_IN_LIMITS: EndpointLimits = {
+  body: { maxBytes: SIGN_IN_BODY_LIMIT, types: [JSON_TYPE] },
+  rateLimit: { ...SIGN_IN_LIMIT, appliedBy: 'handler' },
+  answerFields: { success: false },
+};
+/** Logout: a form post (or JSON, or nothing) of at most 4 KiB; 30 per client and minute. */
+export const LOGOUT_LIMITS: EndpointLimits = {
+  body: { maxBytes: SIGN_IN_BODY_LIMIT, types: [FORM_TYPE, JSON_TYPE] },
+  rateLimit: { limit: 30, windowMs: 60_000 },
+  answerFields: { success: false },
+};
+
+const handlers = editorAuthHandlers();
+export const signIn = endpoint(SIGN_IN_LIMITS, handlers.signIn);
+export const logout = endpoint(LOGOUT_LIMITS, handlers.logout);

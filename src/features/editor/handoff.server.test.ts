@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import type { SystemData } from '../../site/types.ts';
 import { testServices } from '../platform/testing.ts';
-import { acceptHandoff, HANDOFF_PARAM, handoffToken, isHandoffFor, previewHandoff } from './handoff.server.ts';
+import { acceptHandoff, HANDOFF_PARAM, handoffToken, isHandoffFor, previewHandoffHandler } from './handoff.server.ts';
 import { EDITOR_COOKIE, editorSessionValue } from './session.server.ts';
 
 const HASH = hashPasswordSync('pw', { N: 2 ** 10, r: 8, p: 1 });
@@ -21,7 +21,7 @@ function call(target: string | null, cookie?: string) {
   const url = new URL('http://localhost:4321/api/editor/preview-handoff');
   if (target !== null) url.searchParams.set('to', target);
   const request = new Request(url, { headers: cookie ? { cookie } : {} });
-  return previewHandoff({ request, url, params: {}, locals: { api: { system, services } } } as unknown as APIContext) as Response;
+  return previewHandoffHandler({ request, url, params: {}, locals: { api: { system, services } } } as unknown as APIContext) as Response;
 }
 
 describe('handoff tokens', () => {

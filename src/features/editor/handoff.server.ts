@@ -9,10 +9,11 @@
  * with a password change, like the editor cookie itself. No secret beyond the hash is needed.
  */
 import { createHmac } from 'node:crypto';
-import type { APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import * as v from 'valibot';
 import { readSignedValue, signValue } from '../../lib/crypto/signed.ts';
 import { json } from '../../lib/http/json.ts';
+import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
 import { originFor } from '../../site/links.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireEditor } from './auth.server.ts';
@@ -61,7 +62,7 @@ const TargetSchema = v.pipe(v.string(), v.maxLength(2048, 'is too long'), v.url(
  * with a handoff token. `to` must lie on the origin of one of the sites other than this host's
  * (never an open redirect): 400 otherwise.
  */
-export const previewHandoff: APIRoute = (context) => {
+export const previewHandoffHandler = (context: APIContext): Response => {
   const refused = requireEditor(context);
   if (refused) return refused;
   const { system, services } = apiContext(context.locals);
@@ -73,3 +74,6 @@ export const previewHandoff: APIRoute = (context) => {
   target.searchParams.set(HANDOFF_PARAM, handoffToken(services.editorPasswordHash!, target.hostname));
   return new Response(null, { status: 302, headers: { Location: target.toString(), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 };
+
+/** The route's handler behind its declared limits (a read: no body, no rate limit). */
+export const previewHandoff = endpoint(READ_ONLY, previewHandoffHandler);

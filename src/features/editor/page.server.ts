@@ -3,6 +3,7 @@
  * Rendered on demand only, never stored, main site only. Forms post to the page itself and work
  * without JavaScript (post, then redirect); a small script enhances the translation buttons.
  */
+import { publicReason } from '../../lib/http/errors.ts';
 import type { Stage } from '../../lib/content/client.ts';
 import { getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../lib/content/translation.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
@@ -96,7 +97,8 @@ export async function loadEditorArea(ctx: PageContext, url: URL): Promise<Editor
     });
   } catch (err) {
     log.error({ err }, 'editor area failed to load');
-    model.error = (err as Error).message;
+    // The reason without an address, a path or a stack (the full error is logged above).
+    model.error = publicReason(err);
   }
   return model;
 }

@@ -2,6 +2,8 @@ import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { submitStoryFeedback } from '../../lib/content/index.ts';
 import { json } from '../../lib/http/json.ts';
+import { JSON_TYPE, readJsonBody } from '../../lib/http/body.ts';
+import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
 import { apiContext } from '../platform/context.ts';
 import { apiContentContext, localeOf, LocaleParam } from '../platform/api.server.ts';
@@ -9,6 +11,14 @@ import { FEEDBACK_FIELDS, INVALID_KEY, validateFeedback, type FeedbackField } fr
 import { getLogger } from '../../lib/log/index.ts';
 
 const MAX_BODY = 16 * 1024;
+
+/** JSON of at most 16 KiB; a person sends one feedback per story, a bot a burst: 10 per client and 10 minutes. */
+export const FEEDBACK_LIMITS: EndpointLimits = {
+  body: { maxBytes: MAX_BODY, types: [JSON_TYPE] },
+  rateLimit: { limit: 10, windowMs: 10 * 60_000 },
+  errorStyle: 'message',
+  answerFields: { ok: false },
+};
 const Envelope = v.object({
   lang: LocaleParam,
   storySlug: v.pipe(v.string('storySlug is required'), v.regex(/^[a-z0-9][a-z0-9-]{0,150}$/, 'storySlug is not a story slug')),
@@ -19,17 +29,13 @@ const Envelope = v.object({
  * 200 { ok: true }; 400 { ok: false, fields: { field: message } } with messages in `lang`;
  * 404 for an unknown story; 502 when the content hub cannot take it.
  */
-export const postStoryFeedback: APIRoute = async ({ request, locals }) => {
+export const storyFeedbackHandler: APIRoute = async ({ request, locals }) => {
   const api = apiContext(locals);
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return json({ ok: false, error: 'Send JSON (Content-Type: application/json).' }, 415);
-  const raw = await request.text();
-  if (raw.length > MAX_BODY) return json({ ok: false, error: 'Request body too large.' }, 413);
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return json({ ok: false, error: 'The body is not valid JSON.' }, 400);
-  }
+  const read = await readJsonBody(request, MAX_BODY);
+  if (read.kind === 'unsupported') return json({ ok: false, error: 'Send JSON (Content-Type: application/json).' }, 415);
+  if (read.kind === 'too-large') return json({ ok: false, error: 'Request body too large.' }, 413);
+  if (read.kind === 'malformed') return json({ ok: false, error: 'The body is not valid JSON.' }, 400);
+  const body = read.value;
   const envelope = v.safeParse(Envelope, body);
   if (!envelope.success) return json({ ok: false, error: envelope.issues[0].message }, 400);
   const locale = localeOf(envelope.output.lang);
@@ -52,3 +58,6 @@ export const postStoryFeedback: APIRoute = async ({ request, locals }) => {
     return json({ ok: false, error: t('feedback.failure') }, 502);
   }
 };
+
+/** POST /api/story-feedback behind its limits (body, per-client rate limit). */
+export const postStoryFeedback = endpoint(FEEDBACK_LIMITS, storyFeedbackHandler);

@@ -2,11 +2,13 @@ import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
+import { FORM_TYPE, JSON_TYPE } from '../../lib/http/body.ts';
+import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
 import { apiContext } from '../platform/context.ts';
 import { apiContentContext, localeOf, LocaleParam } from '../platform/api.server.ts';
 import { isFormKind } from './definitions.ts';
-import { processSubmission, readFormBody, type SubmissionDeps } from './submit.server.ts';
+import { FORM_RATE_LIMIT, MAX_FORM_BODY, processSubmission, readFormBody, type SubmissionDeps } from './submit.server.ts';
 
 const Lang = v.optional(LocaleParam, 'en');
 
@@ -52,4 +54,12 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
   };
 }
 
-export const postForm: APIRoute = createFormsHandler();
+/** JSON or a urlencoded form of at most 32 KiB; the rate limit is the forms' own (shared with the HTML form posts, answered in `lang`). */
+export const FORM_LIMITS: EndpointLimits = {
+  body: { maxBytes: MAX_FORM_BODY, types: [JSON_TYPE, FORM_TYPE] },
+  rateLimit: { ...FORM_RATE_LIMIT, appliedBy: 'handler' },
+  errorStyle: 'message',
+  answerFields: { ok: false },
+};
+
+export const postForm = endpoint(FORM_LIMITS, createFormsHandler());

@@ -1,7 +1,8 @@
-import type { APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import * as v from 'valibot';
-import { ContentError, getPagesById } from '../../lib/content/index.ts';
+import { getPagesById } from '../../lib/content/index.ts';
 import { getLogger } from '../../lib/log/index.ts';
+import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
 import { apiContext } from '../platform/context.ts';
 import { apiContentContext, localeOf, LocaleParam } from '../platform/api.server.ts';
 import { buildIcs } from './ics.ts';
@@ -19,7 +20,7 @@ const text = (body: string, status: number) => new Response(body, { status, head
  * module as an iCalendar file (all day, texts in the asked language). Only events of a published
  * page every visitor may see are served: the same answer (404) for a missing and a protected one.
  */
-export const calendarEvent: APIRoute = async ({ params, url, locals }) => {
+export const calendarEvent = endpoint(READ_ONLY, async ({ params, url, locals }: APIContext) => {
   const parsed = v.safeParse(Params, { page: params.page, event: params.event, l: url.searchParams.get('l') ?? undefined });
   if (!parsed.success) return text(parsed.issues[0].message, 400);
   const { page: pageId, event: eventId, l } = parsed.output;
@@ -29,8 +30,7 @@ export const calendarEvent: APIRoute = async ({ params, url, locals }) => {
   try {
     pages = await getPagesById(apiContentContext(api, locale), [pageId]);
   } catch (err) {
-    if (!(err instanceof ContentError)) throw err;
-    getLogger('investors').error(`calendar ${pageId}/${eventId}: ${err.message}`);
+    getLogger('investors').error(`calendar ${pageId}/${eventId}: ${(err as Error).message}`);
     return text('The financial calendar is not available right now.', 502);
   }
   const page = pages.find((p) => p.id === pageId);
@@ -54,4 +54,4 @@ export const calendarEvent: APIRoute = async ({ params, url, locals }) => {
       'Cache-Control': 'public, max-age=3600',
     },
   });
-};
+});

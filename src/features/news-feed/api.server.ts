@@ -1,8 +1,9 @@
-import type { APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import * as v from 'valibot';
 import { newsFeedPage } from '../../lib/content/cached.ts';
 import { ContentInputError, NEWS_FEED_PAGE_SIZE } from '../../lib/content/index.ts';
 import { json } from '../../lib/http/json.ts';
+import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
 import { apiContext } from '../platform/context.ts';
@@ -15,7 +16,7 @@ const Query = v.object({
 });
 
 /** GET /api/news-feed?lang={locale}&after={cursor}: one page (10 items) of the news feed, newest first. */
-export const getNewsFeed: APIRoute = async ({ url, locals }) => {
+export const getNewsFeed = endpoint(READ_ONLY, async ({ url, locals }: APIContext) => {
   const api = apiContext(locals);
   const parsed = v.safeParse(Query, { lang: url.searchParams.get('lang') ?? undefined, after: url.searchParams.get('after') || undefined });
   if (!parsed.success) return json({ error: parsed.issues[0].message }, 400);
@@ -38,4 +39,4 @@ export const getNewsFeed: APIRoute = async ({ url, locals }) => {
     getLogger('news-feed').error((err as Error).message);
     return json({ error: 'The news feed is not available right now.' }, 502);
   }
-};
+});

@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { getPageProtection, getPagesById } from '../../lib/content/index.ts';
-import { readJsonBody } from '../../lib/http/body.ts';
+import { JSON_TYPE, readJsonBody } from '../../lib/http/body.ts';
+import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { json } from '../../lib/http/json.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { userInfoOf } from '../../lib/identity/userinfo.server.ts';
@@ -29,7 +30,7 @@ const Body = v.object({
  * 403 `{ error }` without the role; 404 when `pageId` names no role-protected page at `path`;
  * 400, 413, 415 for a bad body; 503 when the provider or the hub cannot be asked. Never stored.
  */
-export const postGrant: APIRoute = async (context) => {
+export const grantHandler: APIRoute = async (context) => {
   const auth = await requireUser(context);
   if (auth instanceof Response) return auth;
   const body = await readJsonBody(context.request, 1024);
@@ -59,9 +60,16 @@ export const postGrant: APIRoute = async (context) => {
       log.error(err.message);
       return json({ error: 'The identity provider is not reachable right now' }, 503);
     }
-    return json({ error: (err as Error).message }, 401);
+    log.info({ err }, 'user info refused the access token');
+    return json({ error: 'The access token was refused by the identity provider' }, 401);
   }
   if (!protection.requiredRole || !roles.includes(protection.requiredRole)) return json({ error: 'Your account has no access to this page' }, 403);
 
   return grantedResponse(204, null, grantCookies({ pageId, path, ttlSeconds: ROLE_GRANT_SECONDS, secret: services.pageGrantSecret, url: context.url }));
 };
+
+/** JSON of at most 1 KiB; a visitor opens a few role pages a minute: 30 grants per client and minute. */
+export const GRANT_LIMITS: EndpointLimits = { body: { maxBytes: 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 }, errorStyle: 'message' };
+
+/** POST /api/protected-pages/grant behind its limits. */
+export const postGrant = endpoint(GRANT_LIMITS, grantHandler);

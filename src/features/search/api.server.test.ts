@@ -56,3 +56,19 @@ describe('search API', () => {
     expect(res.status).toBe(415);
   });
 });
+
+describe('search API body limit', () => {
+  it('refuses a body over 16 KiB by its declared length (413) without reading it, and a chunked one as soon as it passes', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(64 * 1024).fill(32)); } });
+    const declared = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: endless, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) }, duplex: 'half' } as RequestInit);
+    const res = await handleSearch('search', { request: declared, locals: {}, url: new URL(declared.url) } as unknown as APIContext);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatch(/too large: at most 16,384 bytes/);
+    expect(pulled).toBeLessThanOrEqual(1);
+    pulled = 0;
+    const chunked = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(4096).fill(32)); if (pulled > 10_000) c.close(); } }), headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const res2 = await handleSearch('suggest', { request: chunked, locals: {}, url: new URL(chunked.url) } as unknown as APIContext);
+    expect(res2.status).toBe(413);
+  });
+});

@@ -1,5 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
+import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } from '../../lib/http/body.ts';
+import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
@@ -48,7 +50,7 @@ export function downloadLink(config: TicketingConfig, sub: string, token: string
 }
 
 /** POST /api/ticketing/graphql: JSON or GraphQL multipart, streamed through (see the module comment). */
-export const postGraphQL: APIRoute = async (context: APIContext) => {
+export const graphQLHandler: APIRoute = async (context: APIContext) => {
   const auth = await requireUser(context);
   if (auth instanceof Response) return auth;
   const { request } = context;
@@ -78,16 +80,53 @@ export const postGraphQL: APIRoute = async (context: APIContext) => {
   }
   if (result.body === null) return json({ error: `The ticketing service answered ${result.status} without JSON` }, 502);
   const origin = new URL(config.endpoint).origin;
-  const body = rewriteFileUrls(result.body, origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
+  const body = rewriteFileUrls(withoutInternals(result.body), origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
   return json(body, statusForAnswer(result.status, body));
 };
+
+/**
+ * A GraphQL answer without what only the service's developers need: a stack trace or an
+ * exception in an error's `extensions` (a service in debug mode adds them) never reaches the browser.
+ */
+export function withoutInternals(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !Array.isArray((body as { errors?: unknown }).errors)) return body;
+  const errors = (body as { errors: unknown[] }).errors.map((e) => {
+    if (!e || typeof e !== 'object') return e;
+    const { extensions, ...rest } = e as { extensions?: Record<string, unknown> };
+    if (!extensions || typeof extensions !== 'object') return rest;
+    const { stacktrace: _s, exception: _e, originalError: _o, stack: _st, ...kept } = extensions;
+    return Object.keys(kept).length ? { ...rest, extensions: kept } : rest;
+  });
+  return { ...(body as object), errors };
+}
+
+/**
+ * The tickets proxy's declared limits: a JSON GraphQL request of at most 1 MiB, a GraphQL multipart
+ * request (one file) of at most 100 MB and its envelope, streamed. Queries and changes share the
+ * endpoint: 300 requests per client and minute is far above what the ticket screens send.
+ */
+export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
+  body: {
+    maxBytes: MAX_PROXY_BODY_BYTES,
+    types: [JSON_MEDIA_TYPE, 'application/graphql-response+json', MULTIPART_MEDIA_TYPE],
+    maxBytesByType: { [JSON_MEDIA_TYPE]: MAX_JSON_BODY_BYTES, 'application/graphql-response+json': MAX_JSON_BODY_BYTES },
+  },
+  rateLimit: { limit: 300, windowMs: 60_000 },
+  errorStyle: 'message',
+  tooLargeMessage: TOO_LARGE_MESSAGE,
+  answerFields: { limit: MAX_UPLOAD_BYTES },
+  streams: true,
+};
+
+/** POST /api/ticketing/graphql behind its limits. */
+export const postGraphQL = endpoint(TICKETS_GRAPHQL_LIMITS, graphQLHandler);
 
 /**
  * GET /api/ticketing/download/{link}: the file a sealed link names, streamed from the service with
  * the identity token sealed in the link. 403 for a link that does not open, 410 for an expired one
  * (or a token the service no longer takes), 404 when the service has no such file for the user.
  */
-export const getDownload: APIRoute = async (context: APIContext) => {
+export const getDownload = endpoint(READ_ONLY, async (context: APIContext) => {
   const config = apiContext(context.locals).services.ticketing;
   const opened = openLink(config.linkSecret, context.params.link ?? '');
   if (!opened.ok) {
@@ -114,4 +153,4 @@ export const getDownload: APIRoute = async (context: APIContext) => {
   const length = up.headers.get('content-length');
   if (length) headers.set('Content-Length', length);
   return new Response(up.body, { status: 200, headers });
-};
+});

@@ -1,7 +1,8 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
-import { readJsonBody } from '../../lib/http/body.ts';
+import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
+import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError,
@@ -46,6 +47,7 @@ async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): P
   if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415) };
   if (body.kind === 'too-large') return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' }, 413) };
   if (body.kind === 'malformed') return { ok: false, response: badRequest('The body is not valid JSON.') };
+  if (Array.isArray(body.value)) return { ok: false, response: badRequest('The body must be a JSON object.') };
   const parsed = v.safeParse(schema, body.value);
   if (!parsed.success) {
     const { message, field } = firstIssue(parsed.issues);
@@ -83,8 +85,9 @@ export function failureResponse(err: unknown, operation: string): Response {
     case 409:
       return json({ error: 'conflict', message, detail }, 409);
     default:
+      // The reason (an address, the endpoint's own text) stays in the log.
       log.error(`${operation}: ${message} (${status ?? 'no answer'})`);
-      return json({ error: 'unavailable', message: status ? `${message} (${status})` : message }, 502);
+      return json({ error: 'unavailable', message: 'User administration is not available right now.' }, 502);
   }
 }
 
@@ -162,5 +165,26 @@ export function userAdminHandlers(guard: UserGuard) {
   };
 }
 
-/** The handlers behind the bearer guard (src/pages/api/user-admin/* re-export them). */
-export const userAdmin = userAdminHandlers(requireUser);
+const TEN_MINUTES = 10 * 60_000;
+/** The declared limits: JSON bodies of at most 8 KiB; changes limited per client (an administrator handles a few users a minute). */
+export const USER_ADMIN_LIMITS = {
+  organisations: READ_ONLY,
+  users: READ_ONLY,
+  user: READ_ONLY,
+  deleteUser: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+  invite: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+  access: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 120, windowMs: TEN_MINUTES } },
+  removeMembership: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+} satisfies Record<string, EndpointLimits>;
+
+const handlers = userAdminHandlers(requireUser);
+/** The handlers behind the bearer guard and their limits (src/pages/api/user-admin/* re-export them). */
+export const userAdmin = {
+  organisations: endpoint(USER_ADMIN_LIMITS.organisations, handlers.organisations),
+  users: endpoint(USER_ADMIN_LIMITS.users, handlers.users),
+  user: endpoint(USER_ADMIN_LIMITS.user, handlers.user),
+  deleteUser: endpoint(USER_ADMIN_LIMITS.deleteUser, handlers.deleteUser),
+  invite: endpoint(USER_ADMIN_LIMITS.invite, handlers.invite),
+  access: endpoint(USER_ADMIN_LIMITS.access, handlers.access),
+  removeMembership: endpoint(USER_ADMIN_LIMITS.removeMembership, handlers.removeMembership),
+};

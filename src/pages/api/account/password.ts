@@ -1,4 +1,5 @@
+import { apiRoute } from '../../../lib/http/endpoint.ts';
 import { account } from '../../../features/account/api.server.ts';
 
 /** POST /api/account/password: see accountHandlers. */
-export const POST = account.postPassword;
+export const { POST, ALL } = apiRoute({ POST: account.postPassword });

@@ -1,4 +1,5 @@
+import { apiRoute } from '../../../lib/http/endpoint.ts';
 import { getComparison } from '../../../features/catalogue/api.server.ts';
 
 /** GET /api/catalogue/comparison: see getComparison. */
-export const GET = getComparison;
+export const { GET, ALL } = apiRoute({ GET: getComparison });

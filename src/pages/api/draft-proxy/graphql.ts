@@ -1,5 +1,5 @@
-import type { APIRoute } from 'astro';
-import { postDraftProxy } from '../../../features/draft-proxy/api.server.ts';
+import { apiRoute } from '../../../lib/http/endpoint.ts';
+import { draftProxyRoute } from '../../../features/draft-proxy/api.server.ts';
 
 /** POST /api/draft-proxy/graphql: see postDraftProxy. */
-export const POST: APIRoute = (context) => postDraftProxy(context);
+export const { POST, ALL } = apiRoute({ POST: draftProxyRoute });

@@ -1,4 +1,5 @@
-import type { APIRoute } from 'astro';
-import { handleSearch } from '../../../features/search/api.server.ts';
+import { apiRoute } from '../../../lib/http/endpoint.ts';
+import { postSearch } from '../../../features/search/api.server.ts';
 
-export const POST: APIRoute = (context) => handleSearch('search', context);
+/** POST /api/search-proxy/search: see handleSearch. */
+export const { POST, ALL } = apiRoute({ POST: postSearch });

@@ -1,4 +1,5 @@
-import type { APIRoute } from 'astro';
-import { handleSearch } from '../../../features/search/api.server.ts';
+import { apiRoute } from '../../../lib/http/endpoint.ts';
+import { postSuggest } from '../../../features/search/api.server.ts';
 
-export const POST: APIRoute = (context) => handleSearch('suggest', context);
+/** POST /api/search-proxy/suggest: see handleSearch. */
+export const { POST, ALL } = apiRoute({ POST: postSuggest });

@@ -1,4 +1,5 @@
+import { apiRoute } from '../../../lib/http/endpoint.ts';
 import { userAdmin } from '../../../features/user-admin/api.server.ts';
 
 /** POST /api/user-admin/invitations: see userAdminHandlers. */
-export const POST = userAdmin.invite;
+export const { POST, ALL } = apiRoute({ POST: userAdmin.invite });

@@ -1,0 +1,113 @@
+/**
+ * The declared limits of an API endpoint, and the wrapper that applies them before the handler
+ * runs (issue 15): the largest body and its media types (413 / 415 from the headers alone, before
+ * a byte is read; the handler's reader keeps counting a chunked body), and the per-client rate
+ * limit of an endpoint that writes (429 with Retry-After). `apiRoute` adds the 405 with `Allow` for
+ * the methods a route does not take. The declaration stays on the handler (`handler.limits`), so
+ * tests and docs read it.
+ * @example
+ *   export const postThing = endpoint({ body: { maxBytes: 8 * 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 } }, handler);
+ *   // src/pages/api/thing.ts
+ *   export const { POST, ALL } = apiRoute({ POST: postThing });
+ */
+import { bodyRefusal, checkBodyHeaders, errorBody, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
+import { clientKey, rateLimiter, type RateLimiter } from './rate-limit.ts';
+
+/** A per-client limit: `limit` requests per `windowMs`. */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+  /**
+   * 'handler': the handler applies this limit itself (it counts only some requests, e.g. failed
+   * sign-ins, or shares its limiter with an HTML form); the wrapper only declares it.
+   */
+  appliedBy?: 'handler';
+}
+
+export interface EndpointLimits {
+  /** The body the endpoint takes; `NO_BODY` when it takes none. */
+  body: BodyRule;
+  /** The per-client rate limit (every endpoint that writes has one). */
+  rateLimit?: RateRule;
+  /** How the endpoint words its errors (default `code`: `{ error, message }`); the wrapper's refusals follow it. */
+  errorStyle?: ErrorStyle;
+  /** Fields every refusal of the wrapper carries besides the error (e.g. `{ ok: false }`, the endpoint's own answer shape). */
+  answerFields?: Record<string, unknown>;
+  /** The endpoint's own wording of a 413 (e.g. naming a file limit in words). */
+  tooLargeMessage?: string;
+  /**
+   * The handler streams the body on and counts it itself (uploads). Otherwise a chunked body is
+   * counted by the wrapper (read into memory up to the limit) before the handler runs.
+   */
+  streams?: true;
+}
+
+type Handler<C> = (context: C) => Response | Promise<Response>;
+/** Any route handler (its context type does not matter to `apiRoute`). */
+type AnyHandler = (context: never) => Response | Promise<Response>;
+/** A handler that carries its declared limits. */
+export type LimitedHandler<C> = Handler<C> & { limits: EndpointLimits };
+
+/** The 429 answer: a clear message and `Retry-After` in seconds. */
+export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
+  return new Response(errorBody(style, 'rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
+    status: 429,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/**
+ * The handler behind its limits: rate limit first (when the wrapper applies it), then the body's
+ * headers. `limiter` for tests (default: one limiter per endpoint and process).
+ */
+export function endpoint<C extends { request: Request; clientAddress?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter): LimitedHandler<C> {
+  const rule = limits.rateLimit;
+  const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter(rule)) : null;
+  const extra = limits.answerFields ?? {};
+  const wrapped = async (context: C): Promise<Response> => {
+    if (own) {
+      const hit = own.hit(clientKey(context));
+      if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, limits.errorStyle, extra);
+    }
+    const refused = checkBodyHeaders(context.request, limits.body);
+    const tooLarge = () => bodyRefusal('too-large', limits.body, { style: limits.errorStyle, extra, message: limits.tooLargeMessage });
+    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra });
+    if (limits.streams || limits.body.types.length === 0) return handler(context);
+    const counted = await withCountedBody(context.request, limits.body.maxBytes);
+    if (!counted) return tooLarge();
+    // The same context (its getters are closures over Astro's state) with the counted request.
+    return handler(counted === context.request ? context : Object.create(context, { request: { value: counted } }) as C);
+  };
+  return Object.assign(wrapped, { limits });
+}
+
+/** A read-only endpoint: no body, no rate limit. */
+export const READ_ONLY: EndpointLimits = { body: NO_BODY };
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type Method = (typeof METHODS)[number];
+
+/** 405 naming the methods the route takes. */
+export function methodNotAllowed(allowed: readonly string[]): Response {
+  return new Response(JSON.stringify({ error: 'method-not-allowed', message: `Method not allowed: use ${allowed.join(' or ')}.` }), {
+    status: 405,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Allow: allowed.join(', ') },
+  });
+}
+
+/**
+ * A route's method handlers plus `ALL`, which answers every other method 405 with `Allow` (HEAD
+ * goes to GET, as Astro does without ALL; OPTIONS is answered 204 with `Allow`).
+ */
+export function apiRoute<M extends Partial<Record<Method, AnyHandler>>>(methods: M): M & { ALL: (context: { request: Request }) => Promise<Response> } {
+  const names = (Object.keys(methods) as Method[]).filter((m) => methods[m]);
+  const allowed = names.includes('GET') ? [...names, 'HEAD'] : names;
+  const get = methods.GET as ((context: { request: Request }) => Response | Promise<Response>) | undefined;
+  const ALL = async (context: { request: Request }): Promise<Response> => {
+    const method = context.request.method.toUpperCase();
+    if (method === 'HEAD' && get) return new Response(null, await get(context));
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: [...allowed, 'OPTIONS'].join(', '), 'Cache-Control': 'no-store' } });
+    return methodNotAllowed(allowed);
+  };
+  return { ...methods, ALL };
+}
