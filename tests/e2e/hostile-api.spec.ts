@@ -26,7 +26,7 @@ const API_DIR = join(ROOT, 'src/pages/api');
 const SERVER_ROUTES = ['/api/revalidate'];
 
 type Auth = 'none' | 'bearer' | 'editor' | 'secret';
-type BodyKind = 'json' | 'json+form' | 'json+multipart' | 'form+json' | 'none';
+type BodyKind = 'json' | 'json+form' | 'json+multipart' | 'form+json' | 'report' | 'none';
 
 interface MethodCase {
   auth: Auth;
@@ -59,6 +59,7 @@ const CASES: Record<string, RouteCase> = {
   '/api/account/profile': { path: '/api/account/profile', methods: { GET: { auth: 'bearer', body: 'none' }, PATCH: { auth: 'bearer', body: 'json', maxBytes: 8192, sample: { givenName: 'Ada', sn: 'Lovelace' } } } },
   '/api/catalogue/basket': { path: '/api/catalogue/basket?language=en&slugs=kappa-310', methods: { GET: READ } },
   '/api/catalogue/comparison': { path: '/api/catalogue/comparison?language=en&slugs=kappa-310', methods: { GET: READ } },
+  '/api/csp-report': { path: '/api/csp-report', methods: { POST: { auth: 'none', body: 'report', maxBytes: 16 * 1024, sample: { 'csp-report': { 'document-uri': 'http://localhost/en', 'violated-directive': 'script-src', 'blocked-uri': 'inline' } } } } },
   '/api/draft-proxy/graphql': { path: '/api/draft-proxy/graphql', methods: { POST: { auth: 'editor', body: 'json', maxBytes: 32 * 1024, sample: { query: 'query PageByPath { x }', variables: {}, locales: ['en'] } } } },
   '/api/editor-area-autentication': { path: '/api/editor-area-autentication', methods: { POST: { auth: 'none', body: 'json', maxBytes: 4096, sample: { hash: 'not-a-session' } } } },
   '/api/editor-area-autentication/logout': { path: '/api/editor-area-autentication/logout', methods: { POST: { auth: 'none', body: 'form+json', maxBytes: 4096 } } },
@@ -234,7 +235,7 @@ async function credentials(auth: Auth): Promise<Record<string, string>> {
 
 const typesOf = (kind: BodyKind): string[] => ({
   json: ['application/json'], 'json+form': ['application/json', 'application/x-www-form-urlencoded'], 'json+multipart': ['application/json', 'multipart/form-data'],
-  'form+json': ['application/x-www-form-urlencoded', 'application/json'], none: [],
+  'form+json': ['application/x-www-form-urlencoded', 'application/json'], report: ['application/csp-report', 'application/reports+json'], none: [],
 })[kind];
 
 // ---- the suite ---------------------------------------------------------------------------------
@@ -323,10 +324,12 @@ for (const [route, c] of Object.entries(CASES)) {
       });
 
       test(`${method}: malformed JSON, wrong types, missing and extra fields, NUL, unicode and very long values get a clear 4xx, never a 5xx`, async () => {
-        test.skip(!types.includes('application/json') || !mc.sample, 'takes no JSON to check');
+        // The JSON type the endpoint takes (application/json, or a CSP report's own JSON type).
+        const jsonType = types.find((t) => /^application\/(?:json|csp-report|reports\+json)$/.test(t));
+        test.skip(!jsonType || !mc.sample, 'takes no JSON to check');
         const auth = await credentials(mc.auth);
         // Each request from its own client: the endpoint's rate limit never hides what it answers.
-        const post = (body: string) => send(freshClient(), method, c.path, { headers: { ...auth, 'content-type': 'application/json' }, body });
+        const post = (body: string) => send(freshClient(), method, c.path, { headers: { ...auth, 'content-type': jsonType! }, body });
         const raws = ['{', '{"a":', '[1,2', 'nul\u0000l', '\u0000', '{"a":"\ud800"}', 'null', '42', '"text"', '[]', '{}'.repeat(3), '\ufeff{}'];
         for (const raw of raws.filter((r) => !(mc.sideEffects && r === '\ufeff{}'))) {
           const res = await post(raw);
