@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { styleHash, themeRule } from './theme-style.ts';
+import { allowInlineStyle, styleHash, themeRule, themeStyle } from './inline-style.ts';
 import { THEMES, themeClass } from '../site/themes.ts';
 
 const css = readFileSync(new URL('../styles/themes.css', import.meta.url), 'utf8');
@@ -24,5 +24,23 @@ describe('themeRule', () => {
 describe('styleHash', () => {
   it('is the base64 sha256 of the exact text, as a CSP source without quotes', () => {
     expect(styleHash('a{b:c}')).toBe(`sha256-${createHash('sha256').update('a{b:c}').digest('base64')}`);
+  });
+});
+
+describe('themeStyle', () => {
+  it('is html plus the theme rule, so it outweighs :root; nothing for the default theme', () => {
+    expect(themeStyle(css, 'theme-vexo')).toMatch(/^html\.theme-vexo \{ --c-primary: #7a1020;/);
+    expect(themeStyle(css, 'theme-default')).toBeNull();
+  });
+});
+
+describe('allowInlineStyle', () => {
+  it('adds the hash of the style to the policy, and nothing without a style or a policy', () => {
+    const added: string[] = [];
+    const csp = { insertStyleHash: (h: string) => void added.push(h) };
+    allowInlineStyle(csp, '.a{b:c}');
+    allowInlineStyle(csp, null);
+    allowInlineStyle(undefined, '.a{b:c}');
+    expect(added).toEqual([styleHash('.a{b:c}')]);
   });
 });
