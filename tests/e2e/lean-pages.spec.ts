@@ -36,7 +36,12 @@ test.describe('styles outside the first round trip', () => {
     expect(sheets.sort()).toEqual([
       expect.stringMatching(/^\/_astro\/basket-drawer\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/chrome-deferred\.[\w-]+\.css$/),
       expect.stringMatching(/^\/_astro\/contact-panel\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/news-feed-panel\.[\w-]+\.css$/),
+      expect.stringMatching(/^\/_astro\/product-sections\.[\w-]+\.css$/),
     ]);
+    // The product sections' sheet closes the hero: the hero (the page's largest paint) never waits for it.
+    expect(await page.evaluate(() => document.querySelector('link[href*="product-sections"]')?.parentElement?.className)).toBe('product-hero');
+    // …and it styles them (a table's own default is border-collapse: separate).
+    await expect(page.locator('#technical-data').getByRole('table').first()).toHaveCSS('border-collapse', 'collapse');
     // The chrome sheet comes right before the footer (what is above renders without it), and it styles the footer.
     expect(await page.evaluate(() => document.querySelector('link[href*="chrome-deferred"]')?.nextElementSibling?.tagName)).toBe('FOOTER');
     await expect(page.getByRole('contentinfo')).toHaveCSS('background-color', 'rgb(7, 43, 70)');
