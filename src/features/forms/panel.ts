@@ -41,10 +41,14 @@ export function initContactPanel(doc: Document = document): void {
     try {
       const res = await fetch(slot.dataset.src!, { referrerPolicy: 'no-referrer', headers: { accept: 'text/html' } });
       if (!res.ok) throw new Error(`form page answered ${res.status}`);
-      const root = new DOMParser().parseFromString(await res.text(), 'text/html').querySelector('[data-form-root]');
+      // Parsed into an inert template, not a DOMParser document: that one would try to apply the
+      // page's inline styles (blocked by this page's policy, an error in the console).
+      const template = doc.createElement('template');
+      template.innerHTML = await res.text();
+      const root = template.content.querySelector('[data-form-root]');
       if (!root) throw new Error('form page without a form');
       renameFormIds(root);
-      slot.replaceChildren(doc.adoptNode(root));
+      slot.replaceChildren(doc.importNode(root, true));
       enhanceOnInteraction(slot);
     } catch (err) {
       log.warn(`the contact form could not be loaded: ${(err as Error).message}`);
