@@ -29,6 +29,6 @@ export function styleHash(css: string): `sha256-${string}` {
  * on-demand page sends its policy header before nested components render, so a hash added there
  * would reach the prerendered meta tag but not the header.
  */
-export function allowInlineStyle(csp: { insertStyleHash(hash: string): void } | undefined, css: string | null): void {
+export function allowInlineStyle(csp: { insertStyleHash(hash: `sha256-${string}`): void } | undefined, css: string | null): void {
   if (css) csp?.insertStyleHash(styleHash(css));
 }
