@@ -26,10 +26,11 @@ export function renameFormIds(root: Element): void {
 }
 
 /**
- * The "Talk to an Expert" panel's form is not in every page: on the first opening it is taken from
- * the contact form page (`data-src`, the page a form posts to without JavaScript), given the
- * panel's ids and enhanced like any form. When it cannot be loaded, the visitor goes to the
- * contact page instead (`data-fallback`).
+ * The "Talk to an Expert" panel's form is not in every page: when the panel is first needed
+ * (ContactPanel.astro imports this module then) it is taken from the contact form page
+ * (`data-src`, the page a form posts to without JavaScript), given the panel's ids and enhanced
+ * like any form. When it cannot be loaded while the panel is open, the visitor goes to the contact
+ * page instead (`data-fallback`); opened again later, it tries again.
  */
 export function initContactPanel(doc: Document = document): void {
   const dialog = doc.getElementById('contact-panel') as HTMLDialogElement | null;
@@ -62,11 +63,7 @@ export function initContactPanel(doc: Document = document): void {
     }
   };
   const start = () => void (loading ??= load());
+  // Opened again after a failed load: try again.
   doc.addEventListener(CONTACT_PANEL_OPEN_EVENT, start);
-  // A pointer over (or the focus on) an opener starts the loading, so the form is usually there when the panel opens.
-  const early = (e: Event) => {
-    if ((e.target as Element | null)?.closest?.('[data-action="contact"]')) start();
-  };
-  doc.addEventListener('pointerover', early, { passive: true });
-  doc.addEventListener('focusin', early);
+  start();
 }
