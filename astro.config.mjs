@@ -4,10 +4,22 @@ import react from '@astrojs/react';
 import appAdapter from './integrations/app-adapter.ts';
 import compressAssets from './integrations/compress-assets.ts';
 import interactionDirective from './integrations/interaction/index.ts';
+import { readFileSync } from 'node:fs';
 import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
+import { styleHash, themeStyle } from './src/components/inline-style.ts';
+import { THEMES, themeClass } from './src/site/themes.ts';
 
 /** Bytes (raw) up to which a built stylesheet is inlined into the pages that use it. */
 const CSS_INLINE_LIMIT = 24 * 1024;
+
+/**
+ * The CSP hashes of the inline theme styles (Default.astro inlines the one of the page's theme):
+ * listed here because a layout cannot add a hash to an on-demand page's policy header. The
+ * prerender keeps only the one a page contains.
+ */
+const THEME_STYLE_HASHES = THEMES.map((theme) => themeStyle(readFileSync(new URL('./src/styles/themes.css', import.meta.url), 'utf8'), themeClass(theme)))
+  .filter((css) => css !== null)
+  .map(styleHash);
 
 // Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
 // i18n routing (which bakes the locale list in at build) stays off.
@@ -37,6 +49,7 @@ export default defineConfig({
     checkOrigin: true,
     csp: {
       algorithm: 'SHA-256',
+      styleDirective: { hashes: THEME_STYLE_HASHES },
       directives: [
         "default-src 'self'",
         "img-src 'self' data: http://127.0.0.1:* http://localhost:*",

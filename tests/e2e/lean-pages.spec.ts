@@ -7,7 +7,8 @@ import { test, expect, raw } from './fixtures/index.ts';
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
 test.describe('first round trip', () => {
-  for (const path of ['/en', '/en/about-us', '/en/products/wire-processing/cut-strip/kappa-310']) {
+  // Besides the three budget pages: a page in another theme (its theme rule is inlined) and the other catalogue views (their own styles are inlined).
+  for (const path of ['/en', '/en/about-us', '/en/products/wire-processing/cut-strip/kappa-310', '/en/brand-portal', '/en/products/wire-processing', '/en/services/maintenance-repair/preventive-maintenance/machine-calibration']) {
     test(`${path} needs no stylesheet request, and its inline styles are allowed by the CSP header and meta policy`, async () => {
       const res = await raw(path);
       expect(res.status).toBe(200);
@@ -28,13 +29,22 @@ test.describe('first round trip', () => {
 });
 
 test.describe('styles outside the first round trip', () => {
-  test('the news panel, the contact panel and the comparison drawer get their styles from sheets linked at the end of the page', async ({ page }) => {
+  test('the footer and closed menus, the news panel, the contact panel and the comparison drawer get their styles from sheets linked at the end of the page', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/en/products/wire-processing/cut-strip/kappa-310');
     const sheets = await page.locator('body link[rel="stylesheet"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
     expect(sheets.sort()).toEqual([
-      expect.stringMatching(/^\/_astro\/basket-drawer\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/contact-panel\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/news-feed-panel\.[\w-]+\.css$/),
+      expect.stringMatching(/^\/_astro\/basket-drawer\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/chrome-deferred\.[\w-]+\.css$/),
+      expect.stringMatching(/^\/_astro\/contact-panel\.[\w-]+\.css$/), expect.stringMatching(/^\/_astro\/news-feed-panel\.[\w-]+\.css$/),
+      expect.stringMatching(/^\/_astro\/product-sections\.[\w-]+\.css$/),
     ]);
+    // The product sections' sheet closes the hero: the hero (the page's largest paint) never waits for it.
+    expect(await page.evaluate(() => document.querySelector('link[href*="product-sections"]')?.parentElement?.className)).toBe('product-hero');
+    // …and it styles them (a table's own default is border-collapse: separate).
+    await expect(page.locator('#technical-data').getByRole('table').first()).toHaveCSS('border-collapse', 'collapse');
+    // The chrome sheet comes right before the footer (what is above renders without it), and it styles the footer.
+    expect(await page.evaluate(() => document.querySelector('link[href*="chrome-deferred"]')?.nextElementSibling?.tagName)).toBe('FOOTER');
+    await expect(page.getByRole('contentinfo')).toHaveCSS('background-color', 'rgb(7, 43, 70)');
     // Opened, each sits at the right edge at full height (the browser's own dialog style would centre it).
     await page.getByRole('button', { name: /^News/ }).first().click();
     const panel = page.getByRole('dialog', { name: 'News' });
