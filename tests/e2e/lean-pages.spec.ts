@@ -54,7 +54,9 @@ test.describe('styles outside the first round trip', () => {
     await page.getByRole('button', { name: 'Add to comparison' }).click();
     await page.getByRole('button', { name: 'Compare (1)' }).click();
     const drawer = page.getByRole('dialog', { name: 'Comparison', exact: true });
-    await expect(drawer.getByRole('link', { name: 'Kappa 310' })).toBeVisible();
+    // The drawer hydrates on this click and then asks the comparison API: more than the default
+    // wait when the suite's crash test prerenders beside it.
+    await expect(drawer.getByRole('link', { name: 'Kappa 310' })).toBeVisible({ timeout: 20_000 });
     expect(await drawer.boundingBox()).toMatchObject({ x: 1280 - 440, y: 0, width: 440, height: 800 });
   });
 });
