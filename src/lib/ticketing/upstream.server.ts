@@ -1,5 +1,6 @@
 import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { describeFetchFailure, dispatcherFor } from '../http/timeouts.ts';
+import { drainBody } from '../http/body.ts';
 import { getLogger } from '../log/index.ts';
 import type { TicketingConfig } from './types.ts';
 
@@ -32,21 +33,6 @@ export function upstreamHeaders(config: TicketingConfig, token: string, extra: R
 }
 
 /**
- * Reads and drops what is left of a request body (at most `cap` bytes) so the visitor gets the
- * answer instead of a reset connection; nothing is kept.
- */
-function drain(reader: ReadableStreamDefaultReader<Uint8Array>, cap: number): void {
-  let left = cap;
-  const next = (): Promise<void> => reader.read().then(({ done, value }) => {
-    if (done) return;
-    left -= value.byteLength;
-    if (left <= 0) return reader.cancel().then(() => {}, () => {});
-    return next();
-  });
-  next().catch(() => {});
-}
-
-/**
  * The visitor's body as a stream that counts what passes and fails once it passes `limit`. Pulled
  * only as fast as the service reads (back-pressure), so memory stays at a chunk or two.
  */
@@ -69,14 +55,14 @@ function limitedBody(source: ReadableStream<Uint8Array>, limit: number, hooks: {
         finished = true;
         hooks.overflow();
         controller.error(new BodyTooLargeError(`The request body passed ${limit} bytes`));
-        drain(reader, limit);
+        drainBody(reader, limit);
         return;
       }
       controller.enqueue(value);
     },
     cancel() {
       // The service stopped reading (it answered early, or the call failed): drop the rest.
-      if (!finished) drain(reader, limit);
+      if (!finished) drainBody(reader, limit);
     },
   }, { highWaterMark: 0 });
 }
