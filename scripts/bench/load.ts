@@ -337,15 +337,19 @@ const run = autocannon({ ...opts, duration: DURATION });
 track(run);
 countErrors(run);
 const perMinute: string[] = [];
+// A line each time a minute boundary has passed (a late tick of the timer must not skip one), its
+// rate over the seconds since the last line.
+let lineAt = 0;
 const sampler = setInterval(() => {
   const t = (Date.now() - started) / 1000;
   samples.push({ t, mib: rss() });
-  if (SOAK && Math.round(t) % 60 === 0 && Math.round(t) > 0) {
+  if (SOAK && t >= (perMinute.length + 1) * 60) {
     const errs = [...minute.errors.values()].reduce((a, b) => a + b, 0);
-    const line = `  min ${String(Math.round(t / 60)).padStart(2)}: ${Math.round(minute.latency.total / 60)} req/s, p50 ${minute.latency.percentile(50)} ms, p99 ${minute.latency.percentile(99)} ms, errors ${errs}, RSS ${rss().toFixed(0)} MiB, load ${loadNow()}`;
+    const line = `  min ${String(perMinute.length + 1).padStart(2)}: ${Math.round(minute.latency.total / (t - lineAt))} req/s, p50 ${minute.latency.percentile(50)} ms, p99 ${minute.latency.percentile(99)} ms, errors ${errs}, RSS ${rss().toFixed(0)} MiB, load ${loadNow()}`;
     console.log(line);
     perMinute.push(line);
     minute = newTally();
+    lineAt = t;
   }
 }, 1000);
 const result = await run;

@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
-import { graphQLService, isServiceUnavailable, ServiceError } from './query.ts';
+import { graphQLService, isBadUserInput, isServiceUnavailable, ServiceError } from './query.ts';
 import { errorPageStatus, RETRY_AFTER_SECONDS } from '../../site/error-page.ts';
 
 class TestError extends ServiceError {
@@ -101,5 +101,15 @@ describe('isServiceUnavailable', () => {
       .toEqual({ status: 503, retryAfter: RETRY_AFTER_SECONDS });
     expect(errorPageStatus(new TestError('GraphQL Error (Code: 502)', { operation: 'pages', status: 502 })).status).toBe(503);
     expect(errorPageStatus(new TestError('Unknown field', { operation: 'pages', status: 200 }))).toEqual({ status: 500 });
+  });
+});
+
+describe('isBadUserInput', () => {
+  it('is true only when every error is the service refusing the input', () => {
+    expect(isBadUserInput([{ message: 'No story', extensions: { code: 'BAD_USER_INPUT' } }])).toBe(true);
+    expect(isBadUserInput([{ message: 'No story', extensions: { code: 'BAD_USER_INPUT' } }, { message: 'boom', extensions: { code: 'INTERNAL_SERVER_ERROR' } }])).toBe(false);
+    expect(isBadUserInput([{ message: 'boom' }])).toBe(false);
+    expect(isBadUserInput([])).toBe(false);
+    expect(isBadUserInput(undefined)).toBe(false);
   });
 });

@@ -24,6 +24,11 @@ export interface GraphQLErrorItem {
   extensions?: unknown;
 }
 
+/** Every error of the answer is the service's refusal of the input (`extensions.code` BAD_USER_INPUT). */
+export function isBadUserInput(errors: GraphQLErrorItem[] | undefined): boolean {
+  return !!errors?.length && errors.every((e) => (e.extensions as { code?: unknown } | undefined)?.code === 'BAD_USER_INPUT');
+}
+
 /** A failed call to a service; keeps the operation, the HTTP status and the cause. Each service names its own subclass. */
 export class ServiceError extends Error {
   readonly operation: string;
@@ -97,7 +102,11 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
       if (err instanceof ClientError) {
         const graphQLErrors = err.response.errors as GraphQLErrorItem[] | undefined;
         const message = graphQLErrorMessage(graphQLErrors, err.response.status);
-        log.error(`${operation} failed: ${message} ${truncateVariables(variables)}`);
+        // The service refused what a visitor sent (an unknown story, an invalid form): the visitor's
+        // error, answered as a 4xx, not a fault of ours or of the service.
+        const line = `${operation} failed: ${message} ${truncateVariables(variables)}`;
+        if (isBadUserInput(graphQLErrors)) log.warn(line);
+        else log.error(line);
         throw new opts.ErrorClass(message, { operation, status: err.response.status, cause: err, graphQLErrors });
       }
       const failure = describeFetchFailure(err, resolveTimeouts(config));
