@@ -54,8 +54,8 @@ test.describe('styles outside the first round trip', () => {
     await page.getByRole('button', { name: 'Add to comparison' }).click();
     await page.getByRole('button', { name: 'Compare (1)' }).click();
     const drawer = page.getByRole('dialog', { name: 'Comparison', exact: true });
-    // The drawer hydrates on this click and then asks the comparison API: more than the default
-    // wait when the suite's crash test prerenders beside it.
+    // The drawer may still be hydrating when the button is clicked (it then opens the
+    // server-rendered dialog); it asks the comparison API for the product's name and link.
     await expect(drawer.getByRole('link', { name: 'Kappa 310' })).toBeVisible({ timeout: 20_000 });
     expect(await drawer.boundingBox()).toMatchObject({ x: 1280 - 440, y: 0, width: 440, height: 800 });
   });

@@ -42,8 +42,13 @@ export function BasketDrawer({ language, prefix, rendered, messages: m }: Props)
   }, [language, prefix, rendered]);
   const groups = hydrated ? view : [];
   const count = groups.reduce((n, g) => n + g.products.length, 0);
+  // Closed when the visitor empties the basket, not on the first render: a click on the floating
+  // button while the island hydrates opens the server-rendered dialog, and the render before the
+  // stored basket is read (count 0) must not shut it again.
+  const previousCount = useRef(count);
   useEffect(() => {
-    if (count === 0 && dialog.current?.open) dialog.current.close();
+    if (previousCount.current > 0 && count === 0 && dialog.current?.open) dialog.current.close();
+    previousCount.current = count;
   }, [count]);
 
   return (
