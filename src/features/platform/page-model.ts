@@ -9,11 +9,23 @@ export interface ChromeModel {
 
 /**
  * What every rendered page is made from: a kind (which view renders it), the site chrome, and
- * the records of the page itself. The prerender writes it as `_payload.json` and fingerprints the
- * records it was built from, so it must hold every record the page shows and nothing protected.
+ * the records of the page itself. The prerender fingerprints the records it was built from and
+ * writes its page data (`payloadOf`) as `_payload.json`, so it must hold every record the page
+ * shows and nothing protected.
  */
 export interface PageModelBase extends ChromeModel {
   kind: string;
+}
+
+/**
+ * The page data of a model, as `_payload.json` holds it: everything but the site chrome. The
+ * header and footer navigation are the same for every page of a site × locale (about 24 KB of
+ * JSON for the main site) and have their own call (`/api/site-navigation/public/{siteId}`), so
+ * 10,000 payloads need not carry 10,000 copies of them.
+ */
+export function payloadOf(model: PageModelBase): Omit<PageModelBase, keyof ChromeModel> {
+  const { header: _header, footer: _footer, ...data } = model;
+  return data;
 }
 
 /** The 404 page: only the chrome of the site and locale the request could be made out in. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PageModelBase } from '../../features/platform/page-model.ts';
+import { payloadOf, type PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { cspForPage, withCspMeta } from '../headers.ts';
 import { writeReleaseFile } from './write.ts';
@@ -25,7 +25,7 @@ export interface RenderApp {
   render(req: Request, opts: { locals: object }): Promise<Response>;
 }
 
-/** Renders one route through the built App and writes its HTML (with the CSP as meta) and payload. */
+/** Renders one route through the built App and writes its HTML (with the CSP as meta) and page data. */
 export async function renderOne(app: RenderApp, job: RenderJob, shared: { system: SystemData; releaseId: string }): Promise<RenderOutcome> {
   const locals = { prerender: { system: shared.system, model: job.model, releaseId: shared.releaseId } };
   const res = await app.render(new Request(`${job.origin}${job.path}`), { locals });
@@ -35,8 +35,9 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
   const html = withCspMeta(body, csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
-    writeReleaseFile(join(dir, 'index.html'), html);
-    writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(job.model));
+    // The index first: its write makes the route's folder.
+    await writeReleaseFile(join(dir, 'index.html'), html);
+    await writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(payloadOf(job.model)));
   }
   return { host: job.host, path: job.path, status: res.status, csp };
 }
