@@ -12,6 +12,9 @@ import { bodyRefusal, checkBodyHeaders, JSON_TYPE, readBoundedText } from '../li
 import { rateLimited, type EndpointLimits } from '../lib/http/endpoint.ts';
 import { rateLimiter } from '../lib/http/rate-limit.ts';
 
+/** Young generation of the prerender thread (see where it is started). */
+const PRERENDER_YOUNG_GENERATION_MB = 96;
+
 const log = getLogger('revalidate');
 
 const MAX_BODY = 64 * 1024;
@@ -88,6 +91,10 @@ export function createRevalidation(opts: {
     if (worker) return worker;
     const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
+      // A run's collect parses and builds tens of MB of short-lived records: with V8's default
+      // young generation (16 MB semi-spaces) a quarter of it was garbage collection. 96 MB made
+      // the 10k-route collect of bench:prerender ~30 % faster (1.55 → 1.03 s; 48 MB: 1.23, 192 MB: 1.04).
+      resourceLimits: { maxYoungGenerationSizeMb: PRERENDER_YOUNG_GENERATION_MB },
     });
     w.on('message', (m: { ok: boolean; result?: PrerenderResult; error?: string; failure?: RunFailure } | { event: 'search-written'; run: number }) => {
       if ('event' in m) {
