@@ -1,4 +1,5 @@
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { recordAnswer, type RecordedCall } from './recording.ts';
 
 /**
  * How long a call to an external service may take: `connectTimeoutMs` to open the connection,
@@ -56,11 +57,18 @@ export function describeFetchFailure(err: unknown, t: Required<UpstreamTimeouts>
  * `fetch` with both timeouts: the connect timeout on the connection pool, the total timeout as
  * an abort signal that also covers reading the body (combined with the caller's own signal).
  */
-export function timedFetch(url: string | URL, init: RequestInit & { signal?: AbortSignal | null } = {}, timeouts?: UpstreamTimeouts): Promise<Response> {
+export async function timedFetch(url: string | URL, init: RequestInit & { signal?: AbortSignal | null } = {}, timeouts?: UpstreamTimeouts): Promise<Response> {
   const t = resolveTimeouts(timeouts);
   const deadline = AbortSignal.timeout(t.timeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-  return undiciFetch(url, { ...(init as UndiciRequestInit), signal, dispatcher: dispatcherFor(t.connectTimeoutMs) }) as unknown as Promise<Response>;
+  const res = (await undiciFetch(url, { ...(init as UndiciRequestInit), signal, dispatcher: dispatcherFor(t.connectTimeoutMs) })) as unknown as Response;
+  // Inside a recording (the prerender's collect, see recording.ts) the answer is recorded.
+  return recordAnswer(url, init, res);
+}
+
+/** A recorded call asked again, as it was asked (see recording.ts `answersUnchanged`). */
+export function askAgain(call: RecordedCall, timeouts?: UpstreamTimeouts): Promise<Response> {
+  return timedFetch(call.url, { method: call.method, headers: call.headers, ...(call.body ? { body: call.body } : {}) }, timeouts);
 }
 
 /**

@@ -3,7 +3,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { timedFetch } from '../../lib/http/timeouts.ts';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
 import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
@@ -48,7 +51,7 @@ let rendered: string[];
  * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
  * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
  */
-function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string; onPublished?: () => void; onSearchWritten?: () => void } = {}): Promise<PrerenderResult> {
+function run(routes: FakeRoute[], opts: { ask?: string; buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string; onPublished?: () => void; onSearchWritten?: () => void } = {}): Promise<PrerenderResult> {
   rendered = [];
   built = [];
   const app = {
@@ -65,6 +68,8 @@ function run(routes: FakeRoute[], opts: { buildId?: string; force?: { ids?: stri
   };
   // Like the real collect: a route the targeted run keeps is listed without being built.
   const collect = async (_: unknown, { targets }: { targets?: CollectTargets }): Promise<Collected> => {
+    // A service call, as the real collect makes them (recorded by a full run).
+    if (opts.ask) await (await timedFetch(opts.ask)).text();
     const keep = targets?.keep;
     return {
     system: SYSTEM, redirects: [], hosts: new Map([[HOST, ORIGIN]]), systemHash: opts.systemHash ?? 'system-1',
@@ -325,6 +330,86 @@ describe('prerender: targeted revalidation (named records)', () => {
     const system = await run(TARGET_SITE, { records: [{ model: 'page', id: 'contact-id' }], systemHash: 'system-2' });
     expect(system).toMatchObject({ scope: 'full', scopeReason: 'the system data changed' });
     expect(liveText('/en/contact')).toBe('<p>/en/contact v1</p>');
+  });
+});
+
+describe('prerender: a full run where no service answer changed', () => {
+  let server: Server;
+  let url: string;
+  /** What the fake service answers, and how often it was asked. */
+  let answer = 'a';
+  let asked = 0;
+  let broken = false;
+  beforeAll(async () => {
+    server = createServer((_, res) => {
+      asked++;
+      if (broken) res.socket?.destroy();
+      else res.end(answer);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/records`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('asks the last full collect\'s calls again and, with the same answers, collects and renders nothing', async () => {
+    answer = 'a';
+    const first = await run(SITE, { ask: url });
+    expect(first).toMatchObject({ rendered: 3, scope: 'full' });
+    expect(first.replayed).toBeUndefined();
+    asked = 0;
+    const again = await run(SITE, { ask: url });
+    expect(again).toMatchObject({ releaseId: null, rendered: 0, unchanged: 3, total: 3, scope: 'full', replayed: true });
+    expect(built).toEqual([]);
+    expect(asked).toBe(1);
+    expect(readPointer(staticRoot)).toBe(first.releaseId);
+  });
+
+  it('collects everything when an answer changed, and finds the changed route', async () => {
+    answer = 'a';
+    await run(SITE, { ask: url });
+    answer = 'b';
+    const changed = SITE.map((r) => (r.path === '/en/contact' ? { ...r, version: 2 } : r));
+    const result = await run(changed, { ask: url });
+    expect(result.replayed).toBeUndefined();
+    expect(built).toHaveLength(3);
+    expect(rendered).toEqual(['/en/contact']);
+    // The new collect is the one asked again next time.
+    expect(await run(changed, { ask: url })).toMatchObject({ replayed: true, rendered: 0 });
+  });
+
+  it('collects everything once another release went live (a webhook\'s run) or the app changed, and when forced', async () => {
+    answer = 'a';
+    const site = SITE.map((r) => (r.path === '/en/contact' ? { ...r, reads: [] } : r));
+    await run(site, { ask: url });
+    const targeted = await run(site.map((r) => (r.path === '/en/contact' ? { ...r, version: 2 } : r)), { ask: url, records: [{ model: 'page', id: 'contact-id' }] });
+    expect(targeted).toMatchObject({ scope: 'targeted', rendered: 1 });
+    const afterWebhook = await run(site.map((r) => (r.path === '/en/contact' ? { ...r, version: 2 } : r)), { ask: url });
+    expect(afterWebhook.replayed).toBeUndefined();
+    expect(built).toHaveLength(3);
+    const newApp = await run(site, { ask: url, buildId: 'build-2' });
+    expect(newApp.replayed).toBeUndefined();
+    expect(newApp.rendered).toBe(3);
+    const forced = await run(site, { ask: url, buildId: 'build-2', force: { slugs: ['contact'] } });
+    expect(forced.replayed).toBeUndefined();
+    expect(rendered).toEqual(['/en/contact']);
+  });
+
+  it('collects everything when a call fails, and a collect without service calls is never taken as proof', async () => {
+    answer = 'a';
+    await run(SITE, { ask: url });
+    // The service drops the connection: asked again, the call fails, so the run collects, which
+    // fails too; nothing is published.
+    broken = true;
+    await expect(run(SITE, { ask: url })).rejects.toThrow();
+    broken = false;
+    const after = await run(SITE, { ask: url });
+    expect(after.replayed).toBeUndefined();
+    expect(built).toHaveLength(3);
+    // A new app: collected, by a collect that asked no service. Nothing proves the next one unchanged.
+    expect(await run(SITE, { buildId: 'build-3' })).toMatchObject({ rendered: 3 });
+    const again = await run(SITE, { buildId: 'build-3' });
+    expect(again.replayed).toBeUndefined();
+    expect(built).toHaveLength(3);
   });
 });
 

@@ -1,4 +1,4 @@
-import { renderEnv, searchConfig as searchConfigOf, servicesFromEnv, type ServerEnv } from '../env.ts';
+import { renderEnv, searchConfig as searchConfigOf, servicesFromEnv, upstreamTimeouts, type ServerEnv } from '../env.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,8 @@ import { collect, prerenderHost, type Collected, type CollectTargets, type HostM
 import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import { planRelease } from './plan.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
+import { answersUnchanged, recordingCalls, type CallRecording } from '../../lib/http/recording.ts';
+import { askAgain } from '../../lib/http/timeouts.ts';
 import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
 import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
 import { renderAll } from './render-pool.ts';
@@ -74,6 +76,11 @@ export interface PrerenderResult {
   pagesPerSecond: number;
   /** `targeted` when only what the named records affect was collected, else why everything was. */
   scope: 'full' | 'targeted';
+  /**
+   * A full run that collected nothing: every service call of the last full collect, asked again,
+   * got the same answer, and the release that collect left live is still live (see `lastFullRun`).
+   */
+  replayed?: true;
   /** The search index is written after the publish (a targeted run): `onSearchWritten` says when. */
   searchAfterPublish?: boolean;
   scopeReason?: string;
@@ -97,6 +104,17 @@ function routeIndexOf(staticRoot: string, releaseId: string): RouteIndex | null 
   if (lastRouteIndex?.key === `${staticRoot}\n${releaseId}`) return lastRouteIndex.index;
   return readRouteIndex(releaseDir(staticRoot, releaseId));
 }
+
+/**
+ * The last full collect of this process (the server's prerender thread runs one at every start
+ * and every safety-net run) and the release it left live: its service calls and answers. The
+ * collect is a function of those answers, the app and the day (sources date their routes), so
+ * while the same release is live a full run first asks the same calls again: the same answers
+ * mean nothing changed, with nothing parsed, built or fingerprinted. Any difference, a failure,
+ * another release live (a webhook's run, another process) or a new day: the full collect.
+ */
+let lastFullRun: { key: string; recording: CallRecording; total: number } | null = null;
+const fullRunKey = (staticRoot: string, liveId: string, app: string) => `${staticRoot}\n${liveId}\n${app}\n${new Date().toISOString().slice(0, 10)}`;
 
 const entryCache = new Map<string, Promise<BuiltEntry>>();
 /** Imports the built server entry once per process. */
@@ -183,6 +201,16 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     const seconds = (performance.now() - started) / 1000;
     return { releaseId: null, rendered: 0, unchanged: 0, removed: 0, failed: [], total: 0, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'targeted', scopeReason: 'no published record named' };
   }
+  const fullRun = !opts.records?.length && !opts.force?.all && !opts.force?.ids?.length && !opts.force?.slugs?.length;
+  const last = lastFullRun;
+  if (fullRun && liveId && last?.key === fullRunKey(staticRoot, liveId, app)) {
+    lastFullRun = null;
+    if (await answersUnchanged(last.recording, (call) => askAgain(call, upstreamTimeouts(opts.env)))) {
+      lastFullRun = last;
+      const seconds = (performance.now() - started) / 1000;
+      return { releaseId: null, rendered: 0, unchanged: last.total, removed: 0, failed: [], total: last.total, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'full', replayed: true };
+    }
+  }
   let targets: CollectTargets | undefined;
   let index: RouteIndex | null = null;
   if (targeting?.targeted) {
@@ -209,7 +237,14 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     };
   }
   const runCollect = (t?: CollectTargets) => (deps.collect ? deps.collect(opts, { targets: t }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(t ? { targets: t } : {}) }));
-  let collected = await runCollect(targets);
+  // A full run records its service calls (see lastFullRun).
+  let recording: CallRecording | null = null;
+  let collected: Collected;
+  if (fullRun) ({ result: collected, recording } = await recordingCalls(() => runCollect()));
+  else collected = await runCollect(targets);
+  const remember = (live: string) => {
+    if (recording) lastFullRun = { key: fullRunKey(staticRoot, live, app), recording, total: collected.routes.length };
+  };
   let scopeReason = targeting && !targeting.targeted ? targeting.reason : undefined;
   if (index && index.system !== collected.systemHash) {
     // The system data (sites, locales, countries) changed too: every route may differ.
@@ -243,6 +278,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   }
   const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
   if (!changed) {
+    if (liveId) remember(liveId);
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;
     return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope, ...(scopeReason ? { scopeReason } : {}) };
@@ -376,6 +412,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   // Every file of the release is written: make it live in one step, then drop the releases
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
+  if (failed.length === 0) remember(releaseId);
   const seconds = (performance.now() - started) / 1000;
   if (!deferTail) opts.onSearchWritten?.();
   const published = (stageSeconds: number): PrerenderResult => ({
