@@ -117,6 +117,30 @@ test('previewing a page of a site on its own host carries the editor session the
   expect(forged.headers['set-cookie']).toBeUndefined();
 });
 
+test('a translation started by the no-script form is followed once the page has loaded', async ({ page, context, consoleErrors }) => {
+  void consoleErrors;
+  await hub('mutation { setTranslationClock(stepMs: 0) }');
+  const step = () => hub(`mutation { advanceTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
+  try {
+    await signInAsEditor(context);
+    // What a click before the script ran does: the form's POST starts the job and redirects to the row.
+    const address = '/en/editor?site=site-main&lang=en&stage=PUBLISHED';
+    const started = await page.request.post(address, { form: { intent: 'start', pageId: SUSTAINABILITY }, headers: { origin: `http://localhost:${PORT}` }, maxRedirects: 0 });
+    expect(started.status()).toBe(303);
+    expect(started.headers().location).toBe(`${address}#page-${SUSTAINABILITY}`);
+    await page.goto(started.headers().location!);
+    const state = page.locator(`#page-${SUSTAINABILITY} [data-translation-state]`);
+    await expect(state).toHaveText('Marked for translation');
+    await step();
+    await expect(state).toHaveText('In progress');
+    await step();
+    await expect(state).toHaveText('Translated');
+  } finally {
+    await hub(`mutation { resetTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
+    await hub('mutation { setTranslationClock(stepMs: 2500) }');
+  }
+});
+
 test('translations: start, watch InProgress and Translated, reset', async ({ page, context, consoleErrors }) => {
   void consoleErrors;
   // The content hub's clock stands still: this test moves the job one step at a time.

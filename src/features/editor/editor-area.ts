@@ -103,6 +103,10 @@ export function bootEditorArea(): void {
     });
   });
 
-  // A job already under way when the page loads is followed too.
+  // A job already under way when the page loads is followed too, and so is the job of the row the
+  // address names while it waits for the vendor: the no-script form (a click before this script
+  // ran) redirects to `#page-{id}` after starting it.
   for (const row of list.querySelectorAll<HTMLElement>('[data-page-id][data-state="InProgress"]')) follow(row, row.dataset.pageId!);
+  const named = location.hash.startsWith('#page-') ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (named && list.contains(named) && named.dataset.pageId && named.dataset.state === 'MarkedForTranslation') follow(named, named.dataset.pageId);
 }
