@@ -27,10 +27,10 @@ const g = self as unknown as Record<string, unknown>;
 const held = (g[HELD_CLICKS] ??= new Map()) as Map<EventTarget, [EventTarget, Event][]>;
 const loadRuntime = () => (g[RUNTIME_LOADER] as (() => void) | undefined)?.();
 
-const islandOf = (target: EventTarget | null): Element | null => (target instanceof Element ? target.closest(ISLAND) : null);
+const islandOf = (target: EventTarget | null): Element | null | undefined => (target as Element | null)?.closest?.(ISLAND);
 
 function wake(el: Element): void {
-  if (!el.hasAttribute(HYDRATE_ATTRIBUTE)) el.setAttribute(HYDRATE_ATTRIBUTE, '');
+  el.setAttribute(HYDRATE_ATTRIBUTE, '');
   loadRuntime();
 }
 
@@ -38,7 +38,7 @@ for (const type of EVENTS) {
   document.addEventListener(type, (e) => {
     const el = islandOf(e.target);
     if (el && !el.hasAttribute(HYDRATING_ATTRIBUTE)) wake(el);
-  }, { capture: true, passive: true });
+  }, true); // (document-level touch listeners are passive anyway)
 }
 document.addEventListener('click', (e) => {
   const el = islandOf(e.target);
@@ -46,11 +46,11 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   e.stopImmediatePropagation();
   held.set(el, [...(held.get(el) ?? []), [e.target!, e]]);
-}, { capture: true });
+}, true);
 // wakeIsland's event does not bubble; a capturing listener on the document still sees it.
 document.addEventListener(HYDRATE_EVENT, (e) => {
   if (islandOf(e.target)) loadRuntime();
-}, { capture: true });
+}, true);
 
 /** The islands' own options, once the document is parsed (this script runs inline, while it is): `visible`, `on`, or already woken. */
 function scan(): void {
@@ -72,7 +72,7 @@ function scan(): void {
     if (value?.visible) for (const child of el.children) io.observe(child);
   }
 }
-document.addEventListener('DOMContentLoaded', scan, { once: true });
+document.addEventListener('DOMContentLoaded', scan);
 
 /** What Astro registers as `Astro.interaction`: the full directive, which arrives with the runtime. */
 const directive: Directive = (load, options, el) => (g[FULL_DIRECTIVE] as Directive)(load, options, el);

@@ -26,12 +26,13 @@ export interface LazyRuntime {
  * island): it offers `self[RUNTIME_LOADER]()` to the `client:interaction` bootstrap
  * (./bootstrap.ts) and imports the runtime at once when the page has an island of another
  * directive (`client:load` …: its directive script is registered before, or announces itself
- * later with an `astro:<name>` event). A failed import is retried at the next call.
+ * later with an `astro:<name>` event).
  *
- * @example loaderScript('/_astro/island-runtime.abc.js') // '(()=>{var s=self,d=0,l=s.__kmxLoadRuntime=…})();'
+ * @example loaderScript('/_astro/island-runtime.abc.js') // '(()=>{var s=self,l=s.__kmxLoad=…})();'
  */
 export function loaderScript(url: string): string {
-  return `(()=>{var s=self,d=0,l=s.${RUNTIME_LOADER}=()=>{d||(d=1,import(${JSON.stringify(url)}).catch(()=>{d=0}))};`
+  // A module is evaluated once however often it is imported: no guard needed.
+  return `(()=>{var s=self,l=s.${RUNTIME_LOADER}=()=>import(${JSON.stringify(url)}).catch(()=>{});`
     + `Object.keys(s.Astro||{}).some(k=>k!=="interaction")&&l();`
     + `for(var n of["load","idle","visible","media","only"])addEventListener("astro:"+n,l)})();`;
 }

@@ -9,7 +9,7 @@ export const HYDRATING_ATTRIBUTE = 'data-hydrating';
  * island runtime arrived: `self[HELD_CLICKS]`, a map island → [target, click]; the directive
  * takes them over when it starts and replays them once the island is live.
  */
-export const HELD_CLICKS = '__kmxHeldClicks';
+export const HELD_CLICKS = '__kmxHeld';
 
 /** Hydrates a `client:interaction` island without waiting for an interaction (see ./directive.ts). */
 export function wakeIsland(island: Element | null): void {
@@ -19,6 +19,6 @@ export function wakeIsland(island: Element | null): void {
 }
 
 /** Set by the loader a built page inlines in place of Astro's island runtime (./runtime.ts): imports the runtime module once. */
-export const RUNTIME_LOADER = '__kmxLoadRuntime';
+export const RUNTIME_LOADER = '__kmxLoad';
 /** Set by the runtime module (./runtime-entry.ts): the full directive, which the inlined bootstrap hands islands to. */
-export const FULL_DIRECTIVE = '__kmxInteraction';
+export const FULL_DIRECTIVE = '__kmxDirective';
