@@ -21,6 +21,9 @@ const THEME_STYLE_HASHES = THEMES.map((theme) => themeStyle(readFileSync(new URL
   .filter((css) => css !== null)
   .map(styleHash);
 
+/** The language banner's inline style (LanguageBanner.astro, only on pages shown in a fallback language): its hash, for the same reason. */
+const BANNER_STYLE_HASH = styleHash(readFileSync(new URL('./src/components/language-banner.css', import.meta.url), 'utf8'));
+
 // Site and locale are resolved per request from CMS data in src/middleware.ts, so Astro's own
 // i18n routing (which bakes the locale list in at build) stays off.
 export default defineConfig({
@@ -49,7 +52,7 @@ export default defineConfig({
     checkOrigin: true,
     csp: {
       algorithm: 'SHA-256',
-      styleDirective: { hashes: THEME_STYLE_HASHES },
+      styleDirective: { hashes: [...THEME_STYLE_HASHES, BANNER_STYLE_HASH] },
       directives: [
         "default-src 'self'",
         "img-src 'self' data: http://127.0.0.1:* http://localhost:*",

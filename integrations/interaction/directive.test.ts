@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { interactionDirective, type DirectiveEnv, type IslandElement } from './directive.ts';
-import { HYDRATE_ATTRIBUTE, wakeIsland } from './wake.ts';
+import { HYDRATE_ATTRIBUTE, HYDRATING_ATTRIBUTE, wakeIsland } from './wake.ts';
 
 /** An island element: an event target with attributes and one child. */
 class FakeIsland extends EventTarget implements IslandElement {
@@ -81,6 +81,27 @@ describe('client:interaction', () => {
     const click = new Event('click', { cancelable: true });
     el.dispatchEvent(click);
     expect(click.defaultPrevented).toBe(true);
+  });
+
+  it('takes over the clicks the bootstrap held before it ran, replays them after its own, and marks the island as hydrating', async () => {
+    const el = new FakeIsland();
+    el.setAttribute(HYDRATE_ATTRIBUTE);
+    const early = Object.assign(new EventTarget(), { id: 'early' });
+    const heldBefore = new Map<EventTarget, [EventTarget, Event][]>([[el, [[early, new Event('click')]]]]);
+    const log: string[] = [];
+    let finish!: () => void;
+    const hydrated = new Promise<void>((resolve) => { finish = resolve; });
+    interactionDirective(async () => async () => { await hydrated; }, { value: '' }, el, {
+      document: new EventTarget(), heldBefore, afterHydration: () => undefined,
+      replayClick: (target) => log.push(`replay ${(target as { id?: string }).id}`),
+    });
+    expect(el.hasAttribute(HYDRATING_ATTRIBUTE)).toBe(true);
+    expect(heldBefore.has(el)).toBe(false);
+    const later = Object.assign(new EventTarget(), { id: 'later' });
+    el.dispatchEvent(Object.defineProperty(new Event('click', { cancelable: true }), 'target', { value: later }));
+    finish();
+    await flush();
+    expect(log).toEqual(['replay early', 'replay later']);
   });
 
   it('also hydrates on the document event named by `on`', async () => {

@@ -16,7 +16,7 @@
  * heavy and touches no framework.
  */
 
-import { HYDRATE_ATTRIBUTE, HYDRATE_EVENT } from './wake.ts';
+import { HELD_CLICKS, HYDRATE_ATTRIBUTE, HYDRATE_EVENT, HYDRATING_ATTRIBUTE } from './wake.ts';
 
 type DirectiveHydrate = () => Promise<void>;
 type DirectiveLoad = () => Promise<DirectiveHydrate>;
@@ -32,6 +32,7 @@ export { HYDRATE_ATTRIBUTE, HYDRATE_EVENT } from './wake.ts';
 /** The smallest element surface the directive needs (lets it run against fakes in unit tests). */
 export interface IslandElement extends EventTarget {
   hasAttribute(name: string): boolean;
+  setAttribute(name: string, value: string): void;
   readonly firstElementChild: EventTarget | null;
   readonly children: ArrayLike<Element> | Iterable<Element>;
 }
@@ -44,6 +45,8 @@ export interface DirectiveEnv {
   afterHydration?: (el: IslandElement) => void | Promise<void>;
   /** Dispatches the held-back click again on its target. */
   replayClick?: (target: EventTarget, original: Event) => void;
+  /** Clicks the bootstrap held back before this directive ran (./bootstrap.ts), per island. */
+  heldBefore?: Map<EventTarget, [EventTarget, Event][]>;
 }
 
 function optionsOf(value: unknown): InteractionOptions {
@@ -89,6 +92,13 @@ export function interactionDirective(load: DirectiveLoad, options: { value: unkn
   const start = async () => {
     if (started) return;
     started = true;
+    // From here this directive holds the island's clicks; the bootstrap's held ones join them.
+    el.setAttribute(HYDRATING_ATTRIBUTE, '');
+    const before = env.heldBefore?.get(el);
+    if (before) {
+      held.push(...before.splice(0));
+      env.heldBefore!.delete(el);
+    }
     for (const type of INTERACTION_EVENTS) el.removeEventListener(type, start, { capture: true });
     el.removeEventListener(HYDRATE_EVENT, start);
     if (opts.on) env.document.removeEventListener(opts.on, start);
@@ -120,5 +130,6 @@ export function interactionDirective(load: DirectiveLoad, options: { value: unkn
 }
 
 export default function interaction(load: DirectiveLoad, options: { name: string; value: unknown }, el: HTMLElement): void {
-  interactionDirective(load, options, el, { document, IntersectionObserver: window.IntersectionObserver });
+  const heldBefore = (self as unknown as Record<string, Map<EventTarget, [EventTarget, Event][]> | undefined>)[HELD_CLICKS];
+  interactionDirective(load, options, el, { document, IntersectionObserver: window.IntersectionObserver, heldBefore });
 }

@@ -32,7 +32,7 @@ describe('island message keys', () => {
   it('are exported by every island that shows text', () => {
     expect(withKeys.map(([path]) => path.replace(/^.*\//, '')).sort()).toEqual([
       'AccountSettings.tsx', 'AddToComparison.tsx', 'BasketDrawer.tsx', 'ComparisonApp.tsx', 'ComparisonGroup.tsx', 'Dashboard.tsx', 'FeedbackForm.tsx',
-      'Inventory.tsx', 'MeasurementSwitch.tsx', 'NewTicket.tsx', 'NewsFeedList.tsx', 'SearchBox.tsx', 'TechnicalData.tsx', 'TicketDetail.tsx',
+      'Inventory.tsx', 'MeasurementSwitch.tsx', 'NewTicket.tsx', 'NewsFeedList.tsx', 'SearchBox.tsx', 'TicketDetail.tsx',
       'TicketList.tsx', 'UserAdminDetail.tsx', 'UserAdminList.tsx', 'WireFlow.tsx',
     ]);
   });

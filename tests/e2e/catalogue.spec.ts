@@ -142,6 +142,9 @@ test.describe('technical data', () => {
     expect(imperial.status).toBe(200);
     expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">lb<\/span>/);
     expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">kg<\/span>/);
+    // Both systems are in the HTML (the other one hidden by CSS): the saved one is the checked radio.
+    expect(imperial.text).toMatch(/<input type="radio" name="[\w-]+" value="Imperial" checked>/);
+    expect(metric.text).toMatch(/<input type="radio" name="[\w-]+" value="Metric" checked>/);
   });
 });
 

@@ -33,11 +33,15 @@ test.describe('no React before an interaction', () => {
       const islandFiles = await page.locator('astro-island').evaluateAll((els) => els.flatMap((el) => [el.getAttribute('component-url'), el.getAttribute('renderer-url')]));
       expect(scripts.urls.length).toBeGreaterThan(0);
       expect(scripts.react).toEqual([]);
+      // Nor Astro's island runtime: the page inlines only a small bootstrap (integrations/interaction/).
+      expect(scripts.urls.filter((u) => /\/_astro\/island-runtime\.[\w-]+\.js$/.test(u))).toEqual([]);
+      expect(await page.evaluate(() => customElements.get('astro-island'))).toBeUndefined();
       for (const file of islandFiles) if (file) expect(scripts.urls.some((u) => u.endsWith(file))).toBe(false);
 
       // The first interaction brings it.
       await page.getByRole('combobox', { name: 'Search the site' }).focus();
       await expect.poll(async () => { await scripts.settled(); return scripts.react.length; }).toBeGreaterThan(0);
+      expect(scripts.urls.filter((u) => /\/_astro\/island-runtime\.[\w-]+\.js$/.test(u))).toHaveLength(1);
       void consoleErrors;
     });
   }

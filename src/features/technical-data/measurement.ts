@@ -1,11 +1,9 @@
 import { atom } from 'nanostores';
 import type { MeasurementSystem } from '../../site/types.ts';
-import { readCookie, writeCookie } from '../platform/cookies.ts';
-import { MEASUREMENT_COOKIE, MEASUREMENT_STORAGE_KEY, parseMeasurement } from './preference.ts';
+import { readCookie } from '../platform/cookies.ts';
+import { MEASUREMENT_COOKIE, MEASUREMENT_EVENT, MEASUREMENT_STORAGE_KEY, parseMeasurement, writeChoice } from './preference.ts';
 
 export { MEASUREMENT_COOKIE, MEASUREMENT_STORAGE_KEY, parseMeasurement };
-
-const ONE_YEAR = 60 * 60 * 24 * 365;
 
 /** The visitor's measurement system; starts as what the server rendered, then the saved choice. */
 export const $measurement = atom<MeasurementSystem>('Metric');
@@ -15,15 +13,6 @@ function readStorage(): string | null {
     return localStorage.getItem(MEASUREMENT_STORAGE_KEY);
   } catch {
     return null;
-  }
-}
-
-function writeChoice(system: MeasurementSystem): void {
-  writeCookie(MEASUREMENT_COOKIE, system, ONE_YEAR);
-  try {
-    localStorage.setItem(MEASUREMENT_STORAGE_KEY, system);
-  } catch {
-    // Storage may be full or blocked: the cookie still carries the choice.
   }
 }
 
@@ -46,6 +35,11 @@ export function initMeasurement(rendered: MeasurementSystem): MeasurementSystem 
     // Another tab changed the choice.
     window.addEventListener('storage', (e) => {
       const next = e.key === MEASUREMENT_STORAGE_KEY ? parseMeasurement(e.newValue) : null;
+      if (next) $measurement.set(next);
+    });
+    // The technical data's plain script (preference.ts) changed it on this page.
+    window.addEventListener(MEASUREMENT_EVENT, (e) => {
+      const next = parseMeasurement((e as CustomEvent<string>).detail);
       if (next) $measurement.set(next);
     });
   }
