@@ -3,10 +3,23 @@ import { WEEKDAYS, type OpeningHours } from '../../lib/content/locations-types.t
 /** A Monday (2024-01-01) as a UTC date: weekday `i` (0 = Monday) is this plus i days. */
 const MONDAY = Date.UTC(2024, 0, 1);
 
+// A formatter is costly to make (about 50 µs) and a directory page formats hundreds of entries.
+const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+function formattersOf(locale: string) {
+  let f = formatters.get(locale);
+  if (!f) {
+    f = {
+      day: new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }),
+      time: new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }),
+    };
+    formatters.set(locale, f);
+  }
+  return f;
+}
+
 /** The opening hours as the page shows them, in the page's locale: days ("Mon–Fri") and times ("08:00–17:00"). */
 export function formatOpeningHours(hours: OpeningHours, locale: string): { days: string; times: string } {
-  const day = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
-  const time = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+  const { day, time } = formattersOf(locale);
   const dayName = (d: OpeningHours['from']) => day.format(MONDAY + WEEKDAYS.indexOf(d) * 86_400_000);
   const clock = (hhmm: string) => {
     const [h, m] = hhmm.split(':').map(Number);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { payloadOf, type PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
 import { cspForPage, withCspMeta } from '../headers.ts';
-import { writeReleaseFile } from './write.ts';
+import { makeRouteFolder, writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
 
 /** One route to render: where its files go and what it is rendered from. */
@@ -35,9 +35,10 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
   const html = withCspMeta(body, csp);
   if (res.status === 200) {
     const dir = routeDir(job.hostDir, job.path);
-    // The index first: its write makes the route's folder.
-    await writeReleaseFile(join(dir, 'index.html'), html);
-    await writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(payloadOf(job.model)));
+    // A route the release did not have yet (its folder made here) has nothing to unlink.
+    const fresh = await makeRouteFolder(dir);
+    await writeReleaseFile(join(dir, 'index.html'), html, { fresh });
+    await writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(payloadOf(job.model)), { fresh });
   }
   return { host: job.host, path: job.path, status: res.status, csp };
 }

@@ -14,11 +14,36 @@ import { compressedSiblingsSync } from '../../lib/fs/compress.ts';
  * written synchronously a render thread spent a third of its time blocked in write(2); now it
  * renders the next pages while the disk takes these.
  */
-export async function writeReleaseFile(file: string, data: string | Uint8Array): Promise<void> {
+export async function writeReleaseFile(file: string, data: string | Uint8Array, opts: { fresh?: boolean } = {}): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const { br, gz } = compressedSiblingsSync(bytes);
-  await writeUnlinked(file, bytes);
-  await Promise.all([writeUnlinked(`${file}.br`, br), writeUnlinked(`${file}.gz`, gz)]);
+  const write = opts.fresh ? writeNew : writeUnlinked;
+  await write(file, bytes);
+  await Promise.all([write(`${file}.br`, br), write(`${file}.gz`, gz)]);
+}
+
+/**
+ * Makes a route's folder when the release does not have it yet, and says so: then its files are
+ * all new (`fresh`, nothing to unlink). Made up front, as a first write failing for the missing
+ * folder cost an exception per route.
+ */
+export async function makeRouteFolder(dir: string): Promise<boolean> {
+  return (await mkdir(dir, { recursive: true })) !== undefined;
+}
+
+/**
+ * Writes a file of a route new to the release (a full run's first release, a page added since):
+ * created exclusively, so nothing is unlinked first, and a file that is there after all (a hard
+ * link of the live release) is never written into: it is replaced as `writeUnlinked` does.
+ */
+async function writeNew(file: string, data: Uint8Array | null): Promise<void> {
+  if (data === null) return;
+  try {
+    await writeFile(file, data, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    await writeUnlinked(file, data);
+  }
 }
 
 /** Replaces a file by a new inode (or only removes it when `data` is null). */
