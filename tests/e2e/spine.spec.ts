@@ -109,6 +109,34 @@ test.describe('page chrome', () => {
     await expect(crumbs.locator('[aria-current="page"]')).toHaveText('History');
   });
 
+  // The prerender renders the header's navigation bar once per page it marks as current and once
+  // for all other pages (the chrome memo): each page must get its own.
+  test('the main navigation marks the page it links to, and only that one', async ({ page }) => {
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    const link = (name: string) => nav.getByRole('link', { name, exact: true, includeHidden: true });
+    const aboutUs = nav.getByRole('button', { name: 'About us' });
+
+    await page.goto(`/en${DATA.history}`);
+    await expect(link('History')).toHaveAttribute('aria-current', 'page');
+    await expect(aboutUs).toHaveClass(/is-current/);
+    await expect(nav.locator('[aria-current]')).toHaveCount(1);
+
+    await page.goto('/en/industries');
+    await expect(link('Industries overview')).toHaveAttribute('aria-current', 'page');
+    await expect(link('History')).not.toHaveAttribute('aria-current');
+    await expect(aboutUs).not.toHaveClass(/is-current/);
+    await expect(nav.locator('[aria-current]')).toHaveCount(1);
+
+    // A page the navigation does not link to marks nothing.
+    await page.goto('/en/stories');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(nav.locator('[aria-current], .is-current')).toHaveCount(0);
+
+    // The same in German: the bar of each locale is its own.
+    await page.goto(`/de${DATA.history}`);
+    await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).locator('[aria-current="page"]')).toHaveCount(1);
+  });
+
   test('submenus open with the keyboard and close with Escape', async ({ page, consoleErrors }) => {
     await page.goto('/en');
     const trigger = page.getByRole('button', { name: 'About us' });
