@@ -1,4 +1,4 @@
-// npm run bench:prerender [-- --routes 10000] [-- --no-baseline] [-- --port 4398] [-- --profile [dir]]
+// npm run bench:prerender [-- --routes 10000] [-- --no-baseline] [-- --port 4398] [-- --profile [dir]] [-- --threads N]
 // Measures, in one run: a full prerender (pages/s); one content change live, from the webhook
 // request (POST /api/revalidate naming the changed record, to the real server) to the new HTML
 // being served; a run where nothing changed; and, as the peer baseline, Astro's own static build
@@ -74,7 +74,9 @@ const dist = join(work, 'dist');
 mkdirSync(dist);
 symlinkSync(join(root, 'dist/server'), join(dist, 'server'));
 symlinkSync(join(root, 'dist/client'), join(dist, 'client'));
-const opts = { distDir: dist, env, mode: 'local' as const, port: PORT };
+// --threads N renders the full run on N threads (default: one per core), to see how it scales.
+const threads = process.argv.includes('--threads') ? Number(arg('threads', '0')) : undefined;
+const opts = { distDir: dist, env, mode: 'local' as const, port: PORT, ...(threads ? { threads } : {}) };
 
 let full: PrerenderResult;
 if (profileDir) {

@@ -435,10 +435,11 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   });
   opts.onPublished?.(published(0));
   if (deferTail) {
-    await writeRouteIndex();
-    await writeSitemaps();
+    // The search first: visitors look for the changed page, nobody waits for the rest.
     searchSeconds = await writeSearch();
     opts.onSearchWritten?.();
+    await writeRouteIndex();
+    await writeSitemaps();
   }
   await cleanStatic(staticRoot, { searchDir });
   // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
