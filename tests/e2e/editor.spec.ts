@@ -117,11 +117,23 @@ test('previewing a page of a site on its own host carries the editor session the
   expect(forged.headers['set-cookie']).toBeUndefined();
 });
 
+/**
+ * Runs `work` with the content hub's translation clock standing still (`step` moves the page's job
+ * one state on), then puts the page's translation and the clock back, whatever happened.
+ */
+async function withTranslationSteps(work: (step: () => Promise<unknown>) => Promise<void>): Promise<void> {
+  await hub('mutation { setTranslationClock(stepMs: 0) }');
+  try {
+    await work(() => hub(`mutation { advanceTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`));
+  } finally {
+    await hub(`mutation { resetTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
+    await hub('mutation { setTranslationClock(stepMs: 2500) }');
+  }
+}
+
 test('a translation started by the no-script form is followed once the page has loaded', async ({ page, context, consoleErrors }) => {
   void consoleErrors;
-  await hub('mutation { setTranslationClock(stepMs: 0) }');
-  const step = () => hub(`mutation { advanceTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
-  try {
+  await withTranslationSteps(async (step) => {
     await signInAsEditor(context);
     // What a click before the script ran does: the form's POST starts the job and redirects to the row.
     const address = '/en/editor?site=site-main&lang=en&stage=PUBLISHED';
@@ -135,18 +147,13 @@ test('a translation started by the no-script form is followed once the page has 
     await expect(state).toHaveText('In progress');
     await step();
     await expect(state).toHaveText('Translated');
-  } finally {
-    await hub(`mutation { resetTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
-    await hub('mutation { setTranslationClock(stepMs: 2500) }');
-  }
+  });
 });
 
 test('translations: start, watch InProgress and Translated, reset', async ({ page, context, consoleErrors }) => {
   void consoleErrors;
   // The content hub's clock stands still: this test moves the job one step at a time.
-  await hub('mutation { setTranslationClock(stepMs: 0) }');
-  const step = () => hub(`mutation { advanceTranslation(pageId: "${SUSTAINABILITY}") { pageId } }`);
-  try {
+  await withTranslationSteps(async (step) => {
     await signInAsEditor(context);
     await page.goto('/en/editor?site=site-main&lang=en&stage=PUBLISHED');
     const row = page.locator(`#page-${SUSTAINABILITY}`);
@@ -178,9 +185,7 @@ test('translations: start, watch InProgress and Translated, reset', async ({ pag
     // A reload shows the same state (rendered on the server).
     await page.reload();
     await expect(page.locator(`#page-${SUSTAINABILITY} [data-translation-state]`)).toHaveText('Marked for translation');
-  } finally {
-    await hub('mutation { setTranslationClock(stepMs: 2500) }');
-  }
+  });
 });
 
 test('logout clears the editor cookie', async ({ page, context, consoleErrors }) => {

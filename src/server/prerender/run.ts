@@ -116,6 +116,11 @@ function routeIndexOf(staticRoot: string, releaseId: string): RouteIndex | null 
 let lastFullRun: { key: string; recording: CallRecording; total: number } | null = null;
 const fullRunKey = (staticRoot: string, liveId: string, app: string) => `${staticRoot}\n${liveId}\n${app}\n${new Date().toISOString().slice(0, 10)}`;
 
+/** The result of a run that published nothing: what it looked at, and how long it took. */
+function nothingPublished(r: Pick<PrerenderResult, 'unchanged' | 'total' | 'seconds' | 'collectSeconds' | 'scope'> & Partial<Pick<PrerenderResult, 'scopeReason' | 'replayed'>>): PrerenderResult {
+  return { releaseId: null, rendered: 0, removed: 0, failed: [], linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, ...r };
+}
+
 const entryCache = new Map<string, Promise<BuiltEntry>>();
 /** Imports the built server entry once per process. */
 export function loadEntry(distDir: string): Promise<BuiltEntry> {
@@ -199,7 +204,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   if (targeting?.targeted && targeting.ids.length === 0) {
     // Only records of other stages (drafts): nothing served changes.
     const seconds = (performance.now() - started) / 1000;
-    return { releaseId: null, rendered: 0, unchanged: 0, removed: 0, failed: [], total: 0, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'targeted', scopeReason: 'no published record named' };
+    return nothingPublished({ unchanged: 0, total: 0, seconds, collectSeconds: seconds, scope: 'targeted', scopeReason: 'no published record named' });
   }
   const fullRun = !opts.records?.length && !opts.force?.all && !opts.force?.ids?.length && !opts.force?.slugs?.length;
   const last = lastFullRun;
@@ -208,7 +213,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     if (await answersUnchanged(last.recording, (call) => askAgain(call, upstreamTimeouts(opts.env)))) {
       lastFullRun = last;
       const seconds = (performance.now() - started) / 1000;
-      return { releaseId: null, rendered: 0, unchanged: last.total, removed: 0, failed: [], total: last.total, seconds, collectSeconds: seconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope: 'full', replayed: true };
+      return nothingPublished({ unchanged: last.total, total: last.total, seconds, collectSeconds: seconds, scope: 'full', replayed: true });
     }
   }
   let targets: CollectTargets | undefined;
@@ -281,7 +286,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     if (liveId) remember(liveId);
     const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
     const seconds = (performance.now() - started) / 1000;
-    return { releaseId: null, rendered: 0, unchanged, removed: 0, failed: [], total: collected.routes.length, seconds, collectSeconds, linkSeconds: 0, renderSeconds: 0, publishSeconds: 0, stageSeconds: 0, pagesPerSecond: 0, scope, ...(scopeReason ? { scopeReason } : {}) };
+    return nothingPublished({ unchanged, total: collected.routes.length, seconds, collectSeconds, scope, ...(scopeReason ? { scopeReason } : {}) });
   }
 
   // The new release starts as the live one: every file hard-linked (nothing read or copied), except
