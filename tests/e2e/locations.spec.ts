@@ -79,6 +79,28 @@ test.describe('contacts and locations', () => {
     void consoleErrors;
   });
 
+  test('a filter chosen before the page script ran (a slow connection) is shown once it runs', async ({ page, consoleErrors }) => {
+    const all = await directory();
+    const germanService = all.filter((l) => l.address.countryCode === 'DE' && l.type === 'service');
+    // The directory's script is held until the filters are chosen, as on a slow connection.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route(/\/_astro\/LocationsDirectory\.[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/en/locations', { waitUntil: 'commit' });
+    await field(page, 'Country').selectOption('DE');
+    await field(page, 'Type').selectOption('service');
+    await expect(cards(page)).toHaveCount(all.length);
+    release();
+    await expect(page).toHaveURL(/\/en\/locations\?country=DE&type=service$/);
+    await expect(cards(page)).toHaveCount(2);
+    await expect(status(page)).toHaveText('Locations found: 2');
+    expect(await shownIds(page)).toEqual(ids(germanService));
+    void consoleErrors;
+  });
+
   test('without JavaScript, the GET form filters to Germany + service on the server', async ({ browser }) => {
     const all = await directory();
     const germanService = all.filter((l) => l.address.countryCode === 'DE' && l.type === 'service');

@@ -24,7 +24,7 @@ function setUp(root: HTMLElement): void {
   const markers = new Map([...root.querySelectorAll<SVGElement>('[data-marker]')].map((m) => [m.dataset.marker ?? '', m]));
 
   const apply = () => {
-    const filter = parseFilter(new URLSearchParams(new FormData(form) as unknown as Record<string, string>), defaultCountry);
+    const filter = formFilter(form, defaultCountry);
     let count = 0;
     for (const card of cards) {
       const d = card.dataset;
@@ -58,6 +58,13 @@ function setUp(root: HTMLElement): void {
     }
     apply();
   });
+  // A filter chosen before this script ran (a slow connection, or the browser restoring the form
+  // on back navigation) fired its change event with nobody listening: show its result now.
+  if (filterQuery(formFilter(form, defaultCountry), defaultCountry) !== filterQuery(parseFilter(new URLSearchParams(location.search), defaultCountry), defaultCountry)) apply();
+}
+
+function formFilter(form: HTMLFormElement, defaultCountry: string | null) {
+  return parseFilter(new URLSearchParams(new FormData(form) as unknown as Record<string, string>), defaultCountry);
 }
 
 /** Frames the visible markers (viewbox.ts, as the server did) and keeps their size on screen. */
