@@ -56,7 +56,7 @@ test.describe('styles outside the first round trip', () => {
     const drawer = page.getByRole('dialog', { name: 'Comparison', exact: true });
     // The drawer may still be hydrating when the button is clicked (it then opens the
     // server-rendered dialog); it asks the comparison API for the product's name and link.
-    await expect(drawer.getByRole('link', { name: 'Kappa 310' })).toBeVisible({ timeout: 20_000 });
+    await expect(drawer.getByRole('link', { name: 'Kappa 310' })).toBeVisible();
     expect(await drawer.boundingBox()).toMatchObject({ x: 1280 - 440, y: 0, width: 440, height: 800 });
   });
 });

@@ -43,7 +43,7 @@ test.describe('the production server (npm run serve) at LOG_LEVEL=debug', () => 
       // Every line is a JSON object (JSON.parse throws, and fails the test, on anything else).
       for (const l of complete) if (l) parsed.push(JSON.parse(l) as Record<string, unknown>);
     });
-    await expect.poll(() => lines().some((l) => String(l.msg).startsWith('Serving on')), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => lines().some((l) => String(l.msg).startsWith('Serving on'))).toBe(true);
   });
 
   test.afterAll(() => {
@@ -60,7 +60,7 @@ test.describe('the production server (npm run serve) at LOG_LEVEL=debug', () => 
     req.end();
   });
   const linesOf = async (reqId: string) => {
-    await expect.poll(() => lines().some((l) => l.reqId === reqId && l.component === 'http'), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => lines().some((l) => l.reqId === reqId && l.component === 'http')).toBe(true);
     return lines().filter((l) => l.reqId === reqId);
   };
 

@@ -52,7 +52,6 @@ async function gradeKind(kind: Kind): Promise<{ res: RawResponse; grade: Observa
 
 test.describe('HTTP Observatory grade of every kind of response', () => {
   test('A+ (at least 100) on pages, the customer area, the editor, APIs, assets, errors, redirects and 304s', async () => {
-    test.setTimeout(120_000);
     const home = await raw('/en');
     const script = /src="(\/_astro\/[^"]+\.js)"/.exec(home.text)?.[1];
     const image = /src="(\/_image\?[^"]+)"/.exec(home.text)?.[1]?.replace(/&amp;/g, '&');

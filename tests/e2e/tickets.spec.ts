@@ -20,7 +20,6 @@ function png(bytes: number): Buffer {
 
 test.describe('service tickets as Claire (customer@)', () => {
   test('create a ticket with a 5 MB image, find it in the list, open it, comment and close it with a reason', async ({ page }) => {
-    test.setTimeout(90_000);
     await signIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/tickets/newticket');
     const form = page.locator('form.services__form');

@@ -17,7 +17,7 @@ const START_PORT = PORT - 4;
 const CLOSED = PORT - 5;
 const FAULTY_SERVER = PORT - 6;
 const CATALOGUE = `http://127.0.0.1:${PORT - 201}/graphql`;
-const TIMEOUT_MS = 2000;
+const TIMEOUT_MS = 5000;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -114,7 +114,6 @@ function expectErrorPage(res: Answer, o: { status: number; title: string; headin
 }
 
 test('a hanging content hub: prerendered pages are served, on-demand pages answer 503 in time, no hang', async () => {
-  test.setTimeout(60_000);
   const hub = await hangingHub(HANGING_HUB);
   await startProcess('src/server/main.ts', serverEnv(hub, SECOND), /Serving on/);
 
@@ -197,7 +196,6 @@ test.describe('a failing content hub', () => {
 
 test.describe('npm start with the content hub down', () => {
   test('serves the previous release, warns and retries in the background', async () => {
-    test.setTimeout(60_000);
     const endpoint = `http://127.0.0.1:${CLOSED}/graphql`;
     const started = await startProcess('scripts/start.ts', { PORT: String(START_PORT), CONTENT_ENDPOINT: endpoint, CATALOGUE_ENDPOINT: endpoint }, /Komax web platform on/);
     const home = await get(START_PORT, '/en');
@@ -208,7 +206,6 @@ test.describe('npm start with the content hub down', () => {
   });
 
   test('without a published release exits non-zero naming the endpoint', async () => {
-    test.setTimeout(60_000);
     const empty = await mkdtemp(join(tmpdir(), 'komax-empty-dist-'));
     cleanups.push(() => rm(empty, { recursive: true, force: true }));
     const endpoint = `http://127.0.0.1:${CLOSED}/graphql`;
