@@ -154,7 +154,7 @@ describe('permission rule', () => {
     const scope = adminScope('me', [kind === 'intern' ? INTERN : EXTERN], ['org-a'])!;
     for (const [name, facts] of Object.entries(TARGETS)) {
       const [view, change, removeA, removeB] = MATRIX[kind][name]!;
-      it(`${kind}ernal admin → ${name}: view ${view}, access/delete ${change}, remove org-a ${removeA}, org-b ${removeB}`, () => {
+      it(`${kind === 'intern' ? 'internal' : 'external'} admin → ${name}: view ${view}, access/delete ${change}, remove org-a ${removeA}, org-b ${removeB}`, () => {
         expect(reaches(scope, facts)).toBe(view);
         expect(mayChange(scope, facts)).toBe(change);
         expect(mayRemoveMembership(scope, facts, 'org-a')).toBe(removeA);

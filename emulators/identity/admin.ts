@@ -1,6 +1,7 @@
 // Delegated user administration (issue 12): the custom IDM endpoint {IDM}/endpoint/kmx-admin/… —
 // organisations, the user list, a user's detail, invitations, the access actions, membership removal
-// and deletion. The permission rule and the action/state table (access.ts) are enforced on every call.
+// and deletion. The permission rule and the action/state table (access.ts) are enforced on every call;
+// the app enforces the same rule itself (src/features/user-admin/policy.ts, issue 28).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import {

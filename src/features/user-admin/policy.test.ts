@@ -69,7 +69,7 @@ describe('the permission matrix (administrator kind × target kind × action)', 
     const caller: Caller = { id: 'me', kind, organisations: ['org-a'] };
     for (const [name, t] of Object.entries(TARGETS)) {
       const expected = MATRIX[kind][name]!;
-      it(`${kind}ernal admin → ${name}: ${expected.join(', ')}`, () => {
+      it(`${kind === 'intern' ? 'internal' : 'external'} admin → ${name}: ${expected.join(', ')}`, () => {
         expect([
           answer(caller, t, { kind: 'view' }),
           answer(caller, t, { kind: 'change-access' }),
