@@ -2,8 +2,8 @@
 // derived roles and the permission rule.
 import { describe, expect, it } from 'vitest';
 import {
-  ACTIONS, adminScope, administers, allowedActions, derivedRoles, effectiveStatus, reaches, roleAsAccess, transition,
-  type Action, type ActionFrom,
+  ACTIONS, adminScope, administers, allowedActions, derivedRoles, effectiveStatus, mayChange, mayRemoveMembership, reaches, roleAsAccess, transition,
+  type Action, type ActionFrom, type TargetFacts,
 } from './access.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -99,23 +99,73 @@ describe('derived roles', () => {
 });
 
 describe('permission rule', () => {
-  it('intern administers everybody, extern users sharing an organisation, anyone else nobody', () => {
-    const intern = adminScope(['kmx_delegatedadmin_intern', 'kmx_int_direct_active'], [])!;
-    const extern = adminScope(['kmx_delegatedadmin_extern'], ['org-hdi', 'org-phl'])!;
-    expect(adminScope(['kmx_int_serviceticketing_active', 'kmx_artemis_onpremuser'], ['org-hdi'])).toBeNull();
-    expect(adminScope([], [])).toBeNull();
+  it('an admin scope needs a delegated admin role', () => {
+    expect(adminScope('x', ['kmx_int_serviceticketing_active', 'kmx_artemis_onpremuser'], ['org-a'])).toBeNull();
+    expect(adminScope('x', [], [])).toBeNull();
+    expect(adminScope('i', ['kmx_delegatedadmin_intern', 'kmx_delegatedadmin_extern'], [])).toEqual({ kind: 'intern', id: 'i' });
+    const extern = adminScope('e', ['kmx_delegatedadmin_extern'], ['org-a'])!;
+    expect(administers(extern, 'org-a')).toBe(true);
+    expect(administers(extern, 'org-b')).toBe(false);
+    expect(administers(adminScope('i', ['kmx_delegatedadmin_intern'], [])!, 'org-b')).toBe(true);
+  });
 
-    expect(reaches(intern, [])).toBe(true);
-    expect(reaches(intern, ['org-dca'])).toBe(true);
-    expect(reaches(extern, ['org-hdi'])).toBe(true);
-    expect(reaches(extern, ['org-dca', 'org-phl'])).toBe(true);
-    expect(reaches(extern, ['org-dca'])).toBe(false);
-    expect(reaches(extern, [])).toBe(false);
+  // Issue 28: administrator kind × target kind × action. The caller is a member of org-a only.
+  const INTERN = 'kmx_delegatedadmin_intern';
+  const EXTERN = 'kmx_delegatedadmin_extern';
+  const target = (id: string, memberships: string[], roles: string[] = [], internallyManaged = false): TargetFacts => ({ id, roles, internallyManaged, memberships });
+  const TARGETS: Record<string, TargetFacts> = {
+    'user of org-a': target('u-a', ['org-a']),
+    'user of org-a and org-b': target('u-ab', ['org-a', 'org-b']),
+    'user of org-b': target('u-b', ['org-b']),
+    'user of no organisation': target('u-none', []),
+    'internally managed employee of org-a': target('emp-a', ['org-a'], [], true),
+    'external admin of org-a': target('ext-a', ['org-a'], [EXTERN]),
+    'internal admin of org-a': target('int-a', ['org-a'], [INTERN], true),
+    'internal admin, not internally managed, of org-a': target('int-a2', ['org-a'], [INTERN]),
+    oneself: target('me', ['org-a']),
+  };
+  // [view, change access or delete, remove from org-a, remove from org-b]
+  type Row = [boolean, boolean, boolean, boolean];
+  const MATRIX: Record<'extern' | 'intern', Record<string, Row>> = {
+    extern: {
+      'user of org-a': [true, true, true, false],
+      'user of org-a and org-b': [true, false, true, false],
+      'user of org-b': [false, false, false, false],
+      'user of no organisation': [false, false, false, false],
+      'internally managed employee of org-a': [false, false, false, false],
+      'external admin of org-a': [false, false, false, false],
+      'internal admin of org-a': [false, false, false, false],
+      'internal admin, not internally managed, of org-a': [false, false, false, false],
+      oneself: [true, false, true, false],
+    },
+    intern: {
+      'user of org-a': [true, true, true, false],
+      'user of org-a and org-b': [true, true, true, true],
+      'user of org-b': [true, true, false, true],
+      'user of no organisation': [true, true, false, false],
+      'internally managed employee of org-a': [true, true, true, false],
+      'external admin of org-a': [true, true, true, false],
+      'internal admin of org-a': [false, false, false, false],
+      'internal admin, not internally managed, of org-a': [false, false, false, false],
+      oneself: [true, false, true, false],
+    },
+  };
+  for (const kind of ['extern', 'intern'] as const) {
+    const scope = adminScope('me', [kind === 'intern' ? INTERN : EXTERN], ['org-a'])!;
+    for (const [name, facts] of Object.entries(TARGETS)) {
+      const [view, change, removeA, removeB] = MATRIX[kind][name]!;
+      it(`${kind === 'intern' ? 'internal' : 'external'} admin → ${name}: view ${view}, access/delete ${change}, remove org-a ${removeA}, org-b ${removeB}`, () => {
+        expect(reaches(scope, facts)).toBe(view);
+        expect(mayChange(scope, facts)).toBe(change);
+        expect(mayRemoveMembership(scope, facts, 'org-a')).toBe(removeA);
+        expect(mayRemoveMembership(scope, facts, 'org-b')).toBe(removeB);
+      });
+    }
+  }
 
-    expect(administers(intern, 'org-owg')).toBe(true);
-    expect(administers(extern, 'org-hdi')).toBe(true);
-    expect(administers(extern, 'org-owg')).toBe(false);
-    // An external admin without any membership (e.g. after removing their own) reaches nobody.
-    expect(reaches(adminScope(['kmx_delegatedadmin_extern'], [])!, ['org-hdi'])).toBe(false);
+  it('an external admin without any membership (e.g. after removing their own) reaches nobody but themselves', () => {
+    const scope = adminScope('me', [EXTERN], [])!;
+    expect(reaches(scope, target('u-a', ['org-a']))).toBe(false);
+    expect(reaches(scope, target('me', []))).toBe(true);
   });
 });

@@ -125,22 +125,64 @@ export function roleAsAccess(role: string): { application: string; status: strin
   return match ? { application: match[1]!, status: match[2]! } : undefined;
 }
 
-/** Who administers whom: every user (intern), users sharing one of `orguids` (extern), or nobody (null). */
-export type AdminScope = { kind: 'intern' } | { kind: 'extern'; orguids: ReadonlySet<string> };
+/**
+ * Who administers whom. An internal admin (kmx_delegatedadmin_intern) administers every
+ * organisation, an external one (kmx_delegatedadmin_extern) the organisations they are a member of.
+ */
+export type AdminScope =
+  | { kind: 'intern'; id: string }
+  | { kind: 'extern'; id: string; orguids: ReadonlySet<string> };
 
-/** The permission rule: the caller's administration scope from their static roles and memberships. */
-export function adminScope(roles: readonly string[], memberships: readonly string[]): AdminScope | null {
-  if (roles.includes(ROLE_INTERN)) return { kind: 'intern' };
-  if (roles.includes(ROLE_EXTERN)) return { kind: 'extern', orguids: new Set(memberships) };
+/** What the permission rule needs to know about a target user. */
+export interface TargetFacts {
+  id: string;
+  /** Static roles (kmx_delegatedadmin_*). */
+  roles: readonly string[];
+  internallyManaged: boolean;
+  memberships: readonly string[];
+}
+
+/** The caller's administration scope from their id, static roles and memberships; null without a delegated admin role. */
+export function adminScope(id: string, roles: readonly string[], memberships: readonly string[]): AdminScope | null {
+  if (roles.includes(ROLE_INTERN)) return { kind: 'intern', id };
+  if (roles.includes(ROLE_EXTERN)) return { kind: 'extern', id, orguids: new Set(memberships) };
   return null;
 }
 
-/** Whether the scope reaches a user with these memberships (an external admin: a shared organisation). */
-export function reaches(scope: AdminScope, targetMemberships: readonly string[]): boolean {
-  return scope.kind === 'intern' || targetMemberships.some((o) => scope.orguids.has(o));
+/** A user's administrator level: 2 internal admin, 1 external admin, 0 anybody else. */
+export function adminLevel(roles: readonly string[]): 0 | 1 | 2 {
+  return roles.includes(ROLE_INTERN) ? 2 : roles.includes(ROLE_EXTERN) ? 1 : 0;
 }
 
 /** Whether the scope administers this organisation (invitations into it, removing memberships of it). */
 export function administers(scope: AdminScope, orguid: string): boolean {
   return scope.kind === 'intern' || scope.orguids.has(orguid);
+}
+
+/**
+ * Whether the scope reaches (sees, may act on) the target at all. Oneself always; otherwise never
+ * an administrator of the caller's level or above, and an external admin never an internal
+ * account (internally managed, or an internal admin) and only users sharing one of their
+ * organisations. A shared organisation alone is not enough: that was issue 28.
+ */
+export function reaches(scope: AdminScope, target: TargetFacts): boolean {
+  if (target.id === scope.id) return true;
+  if (adminLevel(target.roles) >= (scope.kind === 'intern' ? 2 : 1)) return false;
+  if (scope.kind === 'intern') return true;
+  if (target.internallyManaged) return false;
+  return target.memberships.some((o) => scope.orguids.has(o));
+}
+
+/**
+ * Whether the scope may change the target's application access or delete the target: both are per
+ * user, not per organisation, so they need a reach and administration of every organisation the
+ * target belongs to; never on oneself.
+ */
+export function mayChange(scope: AdminScope, target: TargetFacts): boolean {
+  return target.id !== scope.id && reaches(scope, target) && target.memberships.every((o) => administers(scope, o));
+}
+
+/** Whether the scope may remove the target's membership of `orguid` (oneself included: spec §6 warns about it). */
+export function mayRemoveMembership(scope: AdminScope, target: TargetFacts, orguid: string): boolean {
+  return reaches(scope, target) && target.memberships.includes(orguid) && administers(scope, orguid);
 }

@@ -22,6 +22,15 @@ const ISABEL = uid(18); // org-hdi: serviceticketing invite expired
 const MEGAN = uid(22); // org-hdi + org-dca
 const NATHAN = uid(23); // org-hdi, no access record
 const OLIVIA = uid(24); // org-hdi: assetdb pending
+const IDA = uid(6); // internal admin, internally managed, org-dca
+const NORA = uid(4); // no organisation
+const ANNA = uid(27); // org-dca
+const MAREK = uid(26); // org-dca
+const SARA = uid(43); // org-mcd + org-dca
+const BEAT = uid(44); // external admin of org-dca
+const EMMA = uid(45); // external admin of org-phl
+const SVEN = uid(46); // internally managed employee (no admin role), org-dca
+const INES = uid(47); // internal admin, internally managed, org-owg
 const ADMIN_REQUIRED = { code: 403, reason: 'Forbidden', message: 'Delegated admin role required' };
 const NOT_PERMITTED = { code: 403, reason: 'Forbidden', message: 'Not permitted for this user' };
 
@@ -32,7 +41,7 @@ const tokens = new Map<string, string>();
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'kmx-admin-test-'));
   id = await startDemoIdentity({ dataDir });
-});
+}, 30_000);
 afterAll(async () => {
   await id.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -44,6 +53,7 @@ const token = async (user: string) => {
 };
 const ADMIN = 'admin@demo.komax.test';
 const INTERN = 'employee@komax.test';
+const BEAT_LOGIN = 'beat.huber@dca.example';
 
 const api = async (as: string | null, path: string, init: { method?: string; body?: unknown } = {}) => {
   const res = await fetch(`${id.managementUrl}/endpoint/kmx-admin${path}`, {
@@ -144,6 +154,83 @@ describe('permission rule', () => {
   });
 });
 
+describe('permission rule: administrator kind × target kind × action (issue 28)', () => {
+  const NOT_EVERY_ORG = { code: 403, reason: 'Forbidden', message: 'The user belongs to organisations you do not administer' };
+  const OWN_ACCESS = { code: 403, reason: 'Forbidden', message: 'You cannot change your own application access' };
+  const ORG_NOT_PERMITTED = { code: 403, reason: 'Forbidden', message: 'Not permitted for this organisation' };
+  const listed = async (as: string) => (await api(as, '/users?pageSize=100')).body.result.map((u: { id: string }) => u.id) as string[];
+  const actionsOf = (detail: { access: { actions: string[] }[] }) => detail.access.flatMap((a) => a.actions);
+
+  /** Every route answers 403 Not permitted and changes nothing; the user is not listed. */
+  const unreachable = async (as: string, user: string, orguid: string) => {
+    // Somebody else who reaches the user (or themselves) sees that nothing changed.
+    const witness = as === INTERN ? 'ines.imhof@komax.test' : INTERN;
+    const before = await api(witness, `/users/${user}`);
+    for (const [path, init] of [
+      [`/users/${user}`, {}], [`/users/${user}`, { method: 'DELETE' }], [`/users/${user}/access/mfpmds?_action=add`, { method: 'POST', body: {} }],
+      [`/users/${user}/access/serviceticketing?_action=withdraw`, { method: 'POST', body: {} }], [`/users/${user}/organisations/${orguid}`, { method: 'DELETE' }],
+    ] as const) expect(await api(as, path, init), `${as} ${init.method ?? 'GET'} ${path}`).toEqual({ status: 403, body: NOT_PERMITTED });
+    expect(await listed(as)).not.toContain(user);
+    expect(before.status).toBe(200);
+    expect(await api(witness, `/users/${user}`)).toEqual(before);
+  };
+
+  it('external admin → internal admin sharing the organisation: unreachable', async () => {
+    await unreachable(BEAT_LOGIN, IDA, 'org-dca');
+  });
+
+  it('external admin → internally managed employee sharing the organisation: unreachable', async () => {
+    await unreachable(BEAT_LOGIN, SVEN, 'org-dca');
+  });
+
+  it('external admin → external admin sharing the organisation: unreachable', async () => {
+    await unreachable(ADMIN, EMMA, 'org-phl');
+  });
+
+  it('internal admin → another internal admin: unreachable', async () => {
+    await unreachable(INTERN, INES, 'org-owg');
+  });
+
+  it('external admin → user also in an organisation they do not administer: view and "remove from this organisation" only', async () => {
+    const sara = await api(BEAT_LOGIN, `/users/${SARA}`);
+    expect(sara.status).toBe(200);
+    expect(sara.body).toMatchObject({ canDelete: false, canChangeAccess: false });
+    expect(actionsOf(sara.body)).toEqual([]);
+    expect(await action(BEAT_LOGIN, SARA, 'mfpwm', 'accept')).toEqual({ status: 403, body: NOT_EVERY_ORG });
+    expect(await action(BEAT_LOGIN, SARA, 'assetdb', 'add')).toEqual({ status: 403, body: NOT_EVERY_ORG });
+    expect(await api(BEAT_LOGIN, `/users/${SARA}`, { method: 'DELETE' })).toEqual({ status: 403, body: NOT_EVERY_ORG });
+    expect(await api(BEAT_LOGIN, `/users/${SARA}/organisations/org-mcd`, { method: 'DELETE' })).toEqual({ status: 403, body: ORG_NOT_PERMITTED });
+    expect((await api(INTERN, `/users/${SARA}`)).body).toEqual({ ...sara.body, canDelete: true, canChangeAccess: true, access: expect.any(Array) });
+    const removed = await api(BEAT_LOGIN, `/users/${SARA}/organisations/org-dca`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(removed.body.organisations.map((o: { orguid: string }) => o.orguid)).toEqual(['org-mcd']);
+  });
+
+  it('external admin → user only of their organisation: everything; → themselves: view, no access change, no deletion', async () => {
+    expect((await api(BEAT_LOGIN, `/users/${MAREK}`)).body).toMatchObject({ canDelete: true, canChangeAccess: true });
+    expect(accessOf((await action(BEAT_LOGIN, MAREK, 'mfpmds', 'add')).body, 'mfpmds')).toMatchObject({ status: 'active' });
+    expect(await api(BEAT_LOGIN, `/users/${ANNA}`, { method: 'DELETE' })).toEqual({ status: 200, body: { id: ANNA } });
+
+    const self = await api(BEAT_LOGIN, `/users/${BEAT}`);
+    expect(self.body).toMatchObject({ id: BEAT, adminKind: 'extern', canDelete: false, canChangeAccess: false });
+    expect(actionsOf(self.body)).toEqual([]);
+    expect(await action(BEAT_LOGIN, BEAT, 'assetdb', 'add')).toEqual({ status: 403, body: OWN_ACCESS });
+    expect(await action(BEAT_LOGIN, BEAT, 'serviceticketing', 'withdraw')).toEqual({ status: 403, body: OWN_ACCESS });
+    expect(await rolesAt(BEAT_LOGIN)).toEqual(['kmx_delegatedadmin_extern', 'kmx_int_serviceticketing_active']);
+    expect((await api(BEAT_LOGIN, `/users/${BEAT}`, { method: 'DELETE' })).status).toBe(409);
+  });
+
+  it('internal admin → external admins, employees and users of no organisation: everything; → themselves: no access change', async () => {
+    expect((await api(INTERN, `/users/${BEAT}`)).body).toMatchObject({ adminKind: 'extern', canDelete: true, canChangeAccess: true });
+    expect(accessOf((await action(INTERN, BEAT, 'mfpwm', 'add')).body, 'mfpwm')).toMatchObject({ status: 'active' });
+    expect((await api(INTERN, `/users/${SVEN}`)).body).toMatchObject({ internallyManaged: true, canDelete: true, canChangeAccess: true });
+    expect((await api(INTERN, `/users/${NORA}`)).body).toMatchObject({ organisations: [], canDelete: true, canChangeAccess: true });
+    expect(await action(INTERN, IDA, 'mfpwm', 'add')).toEqual({ status: 403, body: OWN_ACCESS });
+    expect(await listed(INTERN)).toEqual(expect.arrayContaining([IDA, BEAT, SVEN, NORA]));
+    expect(await listed(INTERN)).not.toContain(INES);
+  });
+});
+
 describe('user list', () => {
   const emails = (body: { result: { email: string }[] }) => body.result.map((r) => r.email);
 
@@ -167,7 +254,7 @@ describe('user list', () => {
     const { body } = await api(ADMIN, '/users?search=lucia');
     expect(body).toEqual({ result: [{
       id: LUCIA, name: 'Lucia Ramirez', email: 'lucia.ramirez@hdi.example', organisations: [{ orguid: 'org-hdi', name: 'Harness Demo Inc.' }], role: 'user',
-      status: 'pending', application: 'assetdb', country: 'MX', city: 'Querétaro',
+      adminKind: null, internallyManaged: false, status: 'pending', application: 'assetdb', country: 'MX', city: 'Querétaro',
       applications: [{ application: 'assetdb', status: 'pending' }, { application: 'serviceticketing', status: 'active' }],
     }], totalCount: 1, page: 1, pageSize: 20 });
     expect((await api(ADMIN, '/users?search=adam')).body.result[0].role).toBe('admin');
@@ -320,7 +407,7 @@ describe('memberships and deletion', () => {
     expect((await api(ADMIN, `/users/${PETE}`)).status).toBe(200);
     const res = await api(ADMIN, `/users/${ADAM}/organisations/org-phl`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: ADAM, role: 'admin', canDelete: false, organisations: [{ orguid: 'org-hdi' }] });
+    expect(res.body).toMatchObject({ id: ADAM, role: 'admin', adminKind: 'extern', canDelete: false, canChangeAccess: false, organisations: [{ orguid: 'org-hdi' }] });
     expect((await api(ADMIN, '/organisations')).body.result.map((o: { orguid: string }) => o.orguid)).toEqual(['org-hdi']);
     expect(await api(ADMIN, `/users/${PETE}`)).toEqual({ status: 403, body: NOT_PERMITTED });
   });

@@ -1,11 +1,13 @@
 // Delegated user administration (issue 12): the custom IDM endpoint {IDM}/endpoint/kmx-admin/… —
 // organisations, the user list, a user's detail, invitations, the access actions, membership removal
-// and deletion. The permission rule and the action/state table (access.ts) are enforced on every call.
+// and deletion. The permission rule and the action/state table (access.ts) are enforced on every call;
+// the app enforces the same rule itself (src/features/user-admin/policy.ts, issue 28).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import {
   ACTIONS, APPLICATIONS, EDIT_STATUSES, EFFECTIVE_STATUSES, INVITE_MS, ROLE_EXTERN, ROLE_INTERN,
-  adminScope, administers, allowedActions, effectiveStatus, reaches, transition, type AdminScope,
+  adminScope, administers, allowedActions, effectiveStatus, mayChange, mayRemoveMembership, reaches, transition,
+  type AdminScope, type TargetFacts,
 } from './access.ts';
 import { fieldRequirements } from './policy.ts';
 import { BodyTooLarge, readBody, sendJson } from './http.ts';
@@ -16,6 +18,8 @@ export const ADMIN_BASE = '/openidm/endpoint/kmx-admin';
 const ADMIN_REQUIRED = { code: 403, reason: 'Forbidden', message: 'Delegated admin role required' };
 const NOT_PERMITTED = { code: 403, reason: 'Forbidden', message: 'Not permitted for this user' };
 const ORG_NOT_PERMITTED = { code: 403, reason: 'Forbidden', message: 'Not permitted for this organisation' };
+const NOT_EVERY_ORG = { code: 403, reason: 'Forbidden', message: 'The user belongs to organisations you do not administer' };
+const OWN_ACCESS = { code: 403, reason: 'Forbidden', message: 'You cannot change your own application access' };
 const notFound = (message: string) => ({ code: 404, reason: 'Not Found', message });
 const badRequest = (message: string, field?: string) => ({ code: 400, reason: 'Bad Request', message, ...(field ? { detail: { field } } : {}) });
 const conflict = (message: string, detail?: Record<string, unknown>) => ({ code: 409, reason: 'Conflict', message, ...(detail ? { detail } : {}) });
@@ -73,6 +77,9 @@ export interface UserRow {
   email: string;
   organisations: { orguid: string; name: string }[];
   role: 'admin' | 'user';
+  /** Which delegated admin role the user has (null: none). */
+  adminKind: 'intern' | 'extern' | null;
+  internallyManaged: boolean;
   /** The most recent access record's (null without any). */
   status: string | null;
   application: string | null;
@@ -83,6 +90,12 @@ export interface UserRow {
 
 const nameOf = (user: IdentityUser) => `${user.givenName} ${user.sn}`.trim();
 const roleOf = (user: IdentityUser): 'admin' | 'user' => (user.roles.includes(ROLE_INTERN) || user.roles.includes(ROLE_EXTERN) ? 'admin' : 'user');
+const adminKindOf = (user: IdentityUser): 'intern' | 'extern' | null => (user.roles.includes(ROLE_INTERN) ? 'intern' : user.roles.includes(ROLE_EXTERN) ? 'extern' : null);
+
+/** What the permission rule needs to know about a user. */
+export function factsOf(store: UserStore, user: IdentityUser): TargetFacts {
+  return { id: user._id, roles: store.staticRoles(user._id), internallyManaged: user.custom_internallyManaged, memberships: store.memberships(user._id) };
+}
 
 /** The most recent record first (updatedAt, then request date, then application order). */
 function byRecency(a: AccessRecord, b: AccessRecord): number {
@@ -99,6 +112,8 @@ function userRow(store: UserStore, user: IdentityUser, orgs: Map<string, Organis
     email: user.mail,
     organisations: store.memberships(user._id).map((orguid) => ({ orguid, name: orgs.get(orguid)?.name ?? orguid })).sort((a, b) => a.name.localeCompare(b.name)),
     role: roleOf(user),
+    adminKind: adminKindOf(user),
+    internallyManaged: user.custom_internallyManaged,
     status: latest ? effectiveStatus(latest, now) : null,
     application: latest?.application ?? null,
     country: user.country,
@@ -107,9 +122,10 @@ function userRow(store: UserStore, user: IdentityUser, orgs: Map<string, Organis
   };
 }
 
-/** A user as the detail page shows it (GET /users/{id}). */
-export function userDetail(store: UserStore, user: IdentityUser, callerId: string, now: number) {
+/** A user as the detail page shows it (GET /users/{id}): the actions offered are those `scope` may take. */
+export function userDetail(store: UserStore, user: IdentityUser, scope: AdminScope, now: number) {
   const orgs = new Map(store.organisations().map((o) => [o.orguid, o]));
+  const change = mayChange(scope, factsOf(store, user));
   return {
     id: user._id,
     givenName: user.givenName,
@@ -121,12 +137,15 @@ export function userDetail(store: UserStore, user: IdentityUser, callerId: strin
     country: user.country,
     city: user.city,
     role: roleOf(user),
+    adminKind: adminKindOf(user),
+    internallyManaged: user.custom_internallyManaged,
     organisations: store.memberships(user._id).map((orguid) => orgs.get(orguid) ?? { orguid, name: orguid, subregion: '', country: '', city: '', members: 0 }),
     access: store.access(user._id).map((r) => {
       const status = effectiveStatus(r, now);
-      return { application: r.application, status, requestedBy: r.requestedBy, requestDate: r.requestDate, inviteExpiresAt: r.inviteExpiresAt, updatedAt: r.updatedAt, actions: allowedActions(status) };
+      return { application: r.application, status, requestedBy: r.requestedBy, requestDate: r.requestDate, inviteExpiresAt: r.inviteExpiresAt, updatedAt: r.updatedAt, actions: change ? allowedActions(status) : [] };
     }),
-    canDelete: user._id !== callerId,
+    canDelete: change,
+    canChangeAccess: change,
   };
 }
 
@@ -167,7 +186,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
   const now = (deps.now ?? Date.now)();
   const parts = url.pathname.slice(ADMIN_BASE.length).split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   const me = store.get(caller.sub);
-  const scope = me ? adminScope(store.staticRoles(me._id), store.memberships(me._id)) : null;
+  const scope = me ? adminScope(me._id, store.staticRoles(me._id), store.memberships(me._id)) : null;
   if (!me || !scope) {
     sendJson(res, 403, ADMIN_REQUIRED);
     return true;
@@ -182,7 +201,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
   const target = (id: string): IdentityUser | undefined => {
     const user = store.get(id);
     if (!user) sendJson(res, 404, notFound('User not found'));
-    else if (!reaches(scope, store.memberships(id))) sendJson(res, 403, NOT_PERMITTED);
+    else if (!reaches(scope, factsOf(store, user))) sendJson(res, 403, NOT_PERMITTED);
     else return user;
     return undefined;
   };
@@ -206,7 +225,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
   if (resource === 'users' && id && parts.length === 2) {
     if (method === 'GET') {
       const user = target(id);
-      if (user) sendJson(res, 200, userDetail(store, user, me._id, now));
+      if (user) sendJson(res, 200, userDetail(store, user, scope, now));
       return true;
     }
     if (method === 'DELETE') {
@@ -214,6 +233,10 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
       if (!user) return true;
       if (user._id === me._id) {
         sendJson(res, 409, conflict('You cannot delete your own account here'));
+        return true;
+      }
+      if (!mayChange(scope, factsOf(store, user))) {
+        sendJson(res, 403, NOT_EVERY_ORG);
         return true;
       }
       store.delete(user._id);
@@ -225,7 +248,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
   }
   if (resource === 'users' && id && sub === 'access' && subId && !rest.length) {
     if (method !== 'POST') return methodNotAllowed('POST');
-    await accessAction(req, res, url, deps, me, id, subId, target, now);
+    await accessAction(req, res, url, deps, scope, id, subId, target, now);
     return true;
   }
   if (resource === 'users' && id && sub === 'organisations' && subId && !rest.length) {
@@ -236,12 +259,14 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
       sendJson(res, 404, notFound('Membership not found'));
       return true;
     }
-    if (!administers(scope, subId)) {
+    if (!mayRemoveMembership(scope, factsOf(store, user), subId)) {
       sendJson(res, 403, ORG_NOT_PERMITTED);
       return true;
     }
     store.removeMembership(user._id, subId);
-    sendJson(res, 200, userDetail(store, store.get(user._id)!, me._id, now));
+    // Removing one's own membership shrinks one's own scope.
+    const after = user._id === me._id ? adminScope(me._id, store.staticRoles(me._id), store.memberships(me._id))! : scope;
+    sendJson(res, 200, userDetail(store, store.get(user._id)!, after, now));
     return true;
   }
   sendJson(res, 404, notFound('Resource not found'));
@@ -264,7 +289,7 @@ function list(res: ServerResponse, url: URL, store: UserStore, scope: AdminScope
   const search = q.search.trim().toLowerCase();
   const country = q.country?.toUpperCase();
   let rows = store.all()
-    .filter((user) => reaches(scope, store.memberships(user._id)))
+    .filter((user) => reaches(scope, factsOf(store, user)))
     .map((user) => userRow(store, user, orgs, now))
     .filter((row) => !search || row.name.toLowerCase().includes(search) || row.email.toLowerCase().includes(search))
     .filter((row) => !q.orguid || row.organisations.some((o) => o.orguid === q.orguid))
@@ -302,7 +327,7 @@ async function invite(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
   }
   const existing = store.findByLogin(email)?.user;
   if (existing) {
-    sendJson(res, 409, conflict('User already exists', { userId: existing._id, permitted: reaches(scope, store.memberships(existing._id)) }));
+    sendJson(res, 409, conflict('User already exists', { userId: existing._id, permitted: reaches(scope, factsOf(store, existing)) }));
     return;
   }
   const date = new Date(now).toISOString();
@@ -311,16 +336,25 @@ async function invite(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
     application, status: 'invited', requestedBy: me.mail, requestDate: date, inviteExpiresAt: expires, updatedAt: date,
   }));
   const user = store.invite(email, org, records);
-  sendJson(res, 201, { user: userDetail(store, user, me._id, now) });
+  sendJson(res, 201, { user: userDetail(store, user, scope, now) });
 }
 
 async function accessAction(
-  req: IncomingMessage, res: ServerResponse, url: URL, deps: AdminDeps, me: IdentityUser, id: string, application: string,
+  req: IncomingMessage, res: ServerResponse, url: URL, deps: AdminDeps, scope: AdminScope, id: string, application: string,
   target: (id: string) => IdentityUser | undefined, now: number,
 ): Promise<void> {
   const { store } = deps;
   const user = target(id);
   if (!user) return;
+  const me = store.get(scope.id)!;
+  if (user._id === me._id) {
+    sendJson(res, 403, OWN_ACCESS);
+    return;
+  }
+  if (!mayChange(scope, factsOf(store, user))) {
+    sendJson(res, 403, NOT_EVERY_ORG);
+    return;
+  }
   if (!(APPLICATIONS as readonly string[]).includes(application)) {
     sendJson(res, 400, badRequest(`Unknown application ${application}; one of ${APPLICATIONS.join(', ')}`, 'application'));
     return;
@@ -357,5 +391,5 @@ async function accessAction(
       ? { application, status: step.status, requestedBy: me.mail, requestDate: date, inviteExpiresAt: null, updatedAt: date }
       : { ...record!, status: step.status, updatedAt: date };
   store.putAccess(user._id, next);
-  sendJson(res, 200, userDetail(store, store.get(user._id)!, me._id, now));
+  sendJson(res, 200, userDetail(store, store.get(user._id)!, scope, now));
 }

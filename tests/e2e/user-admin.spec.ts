@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { expectNoAxeViolations, test } from './fixtures/index.ts';
-import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { DEMO_USERS, signIn, storedTokens } from './fixtures/identity.ts';
 
 /*
  * Delegated user administration as Adam Admin (admin@, external admin of Harness Demo Inc. and
@@ -12,7 +12,11 @@ const id = (n: number) => `7f3c2a10-5b1e-4c6a-9d2e-1a00000000${String(n).padStar
 const USERS = {
   claire: id(1), adam: id(5), lucia: id(10), brian: id(11), carmen: id(12), derek: id(13), emily: id(14), frank: id(15), henry: id(17),
   isabel: id(18), jack: id(19), nathan: id(23), olivia: id(24), pablo: id(25),
+  ida: id(6), sara: id(43), beat: id(44), sven: id(46),
 };
+/** External admin of Demo Cable Assembly AG (with Ida Intern, Sven Steiner and Sara Colombo; no other spec signs in as him). */
+const BEAT = 'beat.huber@dca.example';
+const NO_PERMISSION = 'You do no longer have the necessary permissions to view this user.';
 
 async function openUser(page: Page, userId: string): Promise<void> {
   await page.goto(`/en/mykomax/user-admin/${userId}`);
@@ -240,5 +244,48 @@ test('a customer without the admin role sees why and how to get access', async (
 test('detail page passes axe', async ({ page }) => {
   await signIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.lucia);
+  await expectNoAxeViolations(page);
+});
+
+test('issue 28: an external admin never reaches internal accounts; a user of another organisation too can only be removed from his; no own access change', async ({ page }) => {
+  await signIn(page, BEAT);
+  await page.goto('/en/mykomax/user-admin');
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table.getByRole('link', { name: 'Sara Colombo' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Ida Intern' })).toHaveCount(0);
+  await expect(table.getByRole('link', { name: 'Sven Steiner' })).toHaveCount(0);
+
+  for (const internal of [USERS.ida, USERS.sven]) {
+    await page.goto(`/en/mykomax/user-admin/${internal}`);
+    await expect(page.getByRole('heading', { name: NO_PERMISSION })).toBeVisible();
+    await expect(page.getByText(/Ida Intern|Sven Steiner|@komax\.test/)).toHaveCount(0);
+  }
+
+  // Sara Colombo also belongs to Milano Cablaggi, which Beat does not administer.
+  await openUser(page, USERS.sara);
+  const accessRegion = page.getByRole('region', { name: 'Application access' });
+  await expect(accessRegion.getByText('This user also belongs to organisations you do not administer: you can only remove them from your organisations.')).toBeVisible();
+  await expect(accessRegion.getByRole('button')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+  const orgs = page.getByRole('region', { name: 'Organisations' });
+  await expect(orgs.getByRole('button', { name: 'Remove membership: Milano Cablaggi Demo S.r.l.' })).toHaveCount(0);
+  await expect(orgs.getByText('You do not administer this organisation.')).toBeVisible();
+  // The API refuses what the screen does not offer.
+  const token = (await storedTokens(page))!.accessToken;
+  const refused = await page.request.delete(`/api/user-admin/users/${USERS.sara}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(refused.status()).toBe(403);
+
+  await orgs.getByRole('button', { name: 'Remove membership: Demo Cable Assembly AG' }).click();
+  await page.getByRole('dialog', { name: 'Remove the membership?' }).getByRole('button', { name: 'Remove membership' }).click();
+  await expect(page.getByText('The membership of Demo Cable Assembly AG has been removed.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: NO_PERMISSION })).toBeVisible();
+
+  // His own detail: no access change, no deletion; leaving his organisation stays possible.
+  await openUser(page, USERS.beat);
+  await expect(page.getByText('You cannot change your own application access or delete your own account here.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Application access' }).getByRole('button')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove membership: Demo Cable Assembly AG' })).toBeVisible();
   await expectNoAxeViolations(page);
 });

@@ -182,8 +182,10 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
                   <strong>{o.name}</strong>
                   <span className="user-admin__meta">{[o.subregion, countryName(o.country), o.city].filter(Boolean).join(' · ')} · {fill(m['userAdmin.org.members'], { count: o.members })}</span>
                 </div>
-                <button type="button" className="btn btn--secondary btn--small" aria-label={fill(m['userAdmin.action.named'], { action: m['userAdmin.org.remove'], application: o.name })}
-                  onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'remove', org: o }); }}>{m['userAdmin.org.remove']}</button>
+                {o.removable ? (
+                  <button type="button" className="btn btn--secondary btn--small" aria-label={fill(m['userAdmin.action.named'], { action: m['userAdmin.org.remove'], application: o.name })}
+                    onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'remove', org: o }); }}>{m['userAdmin.org.remove']}</button>
+                ) : <span className="user-admin__meta">{m['userAdmin.org.notAdministered']}</span>}
               </li>
             ))}
           </ul>
@@ -192,6 +194,7 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
 
       <section className="user-admin__section" aria-labelledby="ua-access">
         <h3 id="ua-access">{m['userAdmin.access.title']}</h3>
+        {user.restriction && <p className="user-admin__restriction" role="note">{m[user.restriction === 'own-account' ? 'userAdmin.restriction.ownAccount' : 'userAdmin.restriction.otherOrganisations']}</p>}
         <ul className="user-admin__access">
           {rows.map((row) => (
             <li key={row.application} className="user-admin__access-row" data-application={row.application} data-status={row.status}>
@@ -207,7 +210,7 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
                 </p>
               )}
               <div className="user-admin__actions">
-                {row.actions.length === 0 && <span className="user-admin__meta">{m['userAdmin.access.noActions']}</span>}
+                {row.actions.length === 0 && user.canChangeAccess && <span className="user-admin__meta">{m['userAdmin.access.noActions']}</span>}
                 {row.actions.map((action) => (
                   <LoadingButton
                     key={action} type="button" variant={action === 'decline' || action === 'withdraw' ? 'secondary' : 'primary'} className="btn--small"

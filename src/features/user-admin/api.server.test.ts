@@ -14,7 +14,7 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   idp = await startDemoIdentity();
-  for (const user of ['admin@demo.komax.test', 'customer@demo.komax.test', 'employee@komax.test']) tokens[user] = (await idp.signIn(user)).access_token;
+  for (const user of ['admin@demo.komax.test', 'customer@demo.komax.test', 'employee@komax.test', BEAT]) tokens[user] = (await idp.signIn(user)).access_token;
 }, 30_000);
 afterAll(() => idp?.close());
 
@@ -27,6 +27,8 @@ const guard: UserGuard = async ({ request }) => {
 const handlers = userAdminHandlers(guard);
 
 const ADAM = 'admin@demo.komax.test';
+/** External admin of Demo Cable Assembly AG, with Ida Intern (internal admin), Sven Steiner (employee) and Sara Colombo (also Milano Cablaggi). */
+const BEAT = 'beat.huber@dca.example';
 const USER = (n: number) => `7f3c2a10-5b1e-4c6a-9d2e-1a00000000${String(n).padStart(2, '0')}`;
 
 async function call(handler: APIRoute, opts: { as?: string; method?: string; path?: string; params?: Record<string, string>; body?: unknown; managementUrl?: string } = {}) {
@@ -124,7 +126,7 @@ describe('user administration API', () => {
     expect(unknownApp).toMatchObject({ status: 400, body: { detail: { field: 'application' } } });
   });
 
-  it('removes a membership and deletes a user; deleting oneself is 409', async () => {
+  it('removes a membership and deletes a user; deleting oneself is refused', async () => {
     const removed = await call(handlers.removeMembership, { as: ADAM, method: 'DELETE', params: { id: USER(22), orguid: 'org-hdi' } });
     expect(removed.status).toBe(200);
     expect(removed.body.organisations.map((o: { orguid: string }) => o.orguid)).toEqual(['org-dca']);
@@ -133,7 +135,27 @@ describe('user administration API', () => {
     expect(del).toMatchObject({ status: 200, body: { id: USER(23) } });
     expect((await call(handlers.user, { as: ADAM, params: { id: USER(23) } })).status).toBe(404);
     const self = await call(handlers.deleteUser, { as: ADAM, method: 'DELETE', params: { id: USER(5) } });
-    expect(self.status).toBe(409);
+    expect(self).toMatchObject({ status: 403, body: { error: 'forbidden', message: 'You cannot change your own application access or delete yourself here' } });
+  });
+
+  it('issue 28 through identity management: internal accounts out of reach, a user of another organisation too only removable from ours', async () => {
+    for (const id of [USER(6), USER(46)]) {
+      expect(await call(handlers.user, { as: BEAT, params: { id } }), id).toMatchObject({ status: 403, body: { error: 'forbidden', messageKey: 'userAdmin.error.noPermission' } });
+      expect((await call(handlers.deleteUser, { as: BEAT, method: 'DELETE', params: { id } })).status, id).toBe(403);
+    }
+    const list = await call(handlers.users, { as: BEAT, path: '/api/user-admin/users?pageSize=100' });
+    expect(list.status).toBe(200);
+    const ids = list.body.users.map((u: { id: string }) => u.id);
+    expect(ids).toContain(USER(43));
+    expect(ids).not.toContain(USER(6));
+    expect(ids).not.toContain(USER(46));
+    const sara = await call(handlers.user, { as: BEAT, params: { id: USER(43) } });
+    expect(sara.body).toMatchObject({ canDelete: false, canChangeAccess: false, restriction: 'other-organisations' });
+    expect(Object.fromEntries(sara.body.organisations.map((o: { orguid: string; removable: boolean }) => [o.orguid, o.removable]))).toEqual({ 'org-mcd': false, 'org-dca': true });
+    expect((await call(handlers.access, { as: BEAT, method: 'POST', params: { id: USER(43), application: 'mfpwm' }, body: { action: 'accept' } })).status).toBe(403);
+    expect((await call(handlers.access, { as: BEAT, method: 'POST', params: { id: USER(44), application: 'assetdb' }, body: { action: 'add' } })).status).toBe(403);
+    expect((await call(handlers.deleteUser, { as: BEAT, method: 'DELETE', params: { id: USER(43) } })).status).toBe(403);
+    expect((await call(handlers.user, { as: BEAT, params: { id: USER(43) } })).status).toBe(200);
   });
 
   it('identity management down is a 502 with our own message (the reason and its address stay in the log)', async () => {

@@ -5,17 +5,21 @@ import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
-  accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError,
+  accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError, type UserDetail,
 } from '../../lib/identity/admin.ts';
+import type { ManagementConfig } from '../../lib/identity/management.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from '../sign-in/bearer.server.ts';
+import { administers, callerOf, decide, permissionsOf, reach, targetOf, withPermissions, type Caller, type Decision, type Denial } from './policy.ts';
 import { ActionBody, ApplicationParam, IdParam, InvitationBody, ListQuery, OrguidParam } from './schema.ts';
 
 /*
  * The same-origin user administration API (spec customer-area §3, §4, §6, §8). Every handler checks
  * the bearer token first (`requireUser`), then calls identity management's administration
- * endpoint with the administrator's own token: identity management applies the permission rule on
- * every call; we only translate its answers. Never cached.
+ * endpoint with the administrator's own token. Identity management applies the permission rule on
+ * every call, and so do we (issue 28): a handler that reads or changes a user first loads the
+ * administrator's own detail and the user's, asks policy.ts, and refuses before forwarding
+ * anything; answers carry only the actions the rule allows. Never cached.
  *
  * Errors: `{ error, message, messageKey?, detail? }` — 400 our validation or the endpoint's
  * (`detail.field`), 401 token refused, 403 `not-admin` (no delegated admin role) or `forbidden`
@@ -91,7 +95,50 @@ export function failureResponse(err: unknown, operation: string): Response {
   }
 }
 
-type Handler = (ctx: { context: APIContext; accessToken: string; config: ReturnType<typeof apiContext>['services']['identity'] }) => Promise<Response>;
+type Handler = (ctx: { context: APIContext; accessToken: string; sub: string; config: ManagementConfig }) => Promise<Response>;
+
+const DENIAL_MESSAGES: Record<Denial, string> = {
+  'internal-account': 'Not permitted for this user',
+  'admin-of-equal-or-higher-level': 'Not permitted for this user',
+  'no-shared-organisation': 'Not permitted for this user',
+  'own-account': 'You cannot change your own application access or delete yourself here',
+  'other-organisations': 'The user belongs to organisations you do not administer',
+  'not-a-member': 'Membership not found',
+  'organisation-not-administered': 'Not permitted for this organisation',
+};
+
+/** The answer to a refused request: the spec's permission message (404 for a membership that does not exist). */
+function refused(decision: Extract<Decision, { allowed: false }>, operation: string): Response {
+  log.info(`${operation} refused: ${decision.reason}`);
+  const message = DENIAL_MESSAGES[decision.reason];
+  return decision.reason === 'not-a-member'
+    ? json({ error: 'not-found', message }, 404)
+    : json({ error: 'forbidden', message, messageKey: NO_PERMISSION_KEY }, 403);
+}
+
+/** The administrator as identity management knows them (their own detail: admin kind and organisations). */
+async function loadCaller(config: ManagementConfig, accessToken: string, sub: string): Promise<{ caller: Caller; self: UserDetail }> {
+  const self = await getUser(config, accessToken, sub);
+  const caller = callerOf(self);
+  if (!caller) throw new UserAdminError('Delegated admin role required', { operation: 'getUser', status: 403 });
+  return { caller, self };
+}
+
+/** The administrator and the user acted on (one call when they are the same). */
+async function loadBoth(config: ManagementConfig, accessToken: string, sub: string, id: string): Promise<{ caller: Caller; user: UserDetail }> {
+  if (id === sub) {
+    const { caller, self } = await loadCaller(config, accessToken, sub);
+    return { caller, user: self };
+  }
+  const [{ caller }, user] = await Promise.all([loadCaller(config, accessToken, sub), getUser(config, accessToken, id)]);
+  return { caller, user };
+}
+
+/** A user as we answer it after a change (the administrator's own organisations may have changed with it). */
+function answerAfter(caller: Caller, user: UserDetail): Response {
+  const now = user.id === caller.id ? { ...caller, organisations: user.organisations.map((o) => o.orguid) } : caller;
+  return json(withPermissions(user, permissionsOf(now, targetOf(user))));
+}
 
 /** The handlers for a given guard (the routes use `requireUser`; tests pass their own). */
 export function userAdminHandlers(guard: UserGuard) {
@@ -99,7 +146,7 @@ export function userAdminHandlers(guard: UserGuard) {
     const user = await guard(context);
     if (user instanceof Response) return user;
     try {
-      return await action({ context, accessToken: user.accessToken, config: apiContext(context.locals).services.identity });
+      return await action({ context, accessToken: user.accessToken, sub: user.claims.sub, config: apiContext(context.locals).services.identity });
     } catch (err) {
       return failureResponse(err, operation);
     }
@@ -110,57 +157,77 @@ export function userAdminHandlers(guard: UserGuard) {
     organisations: forAdmin('listOrganisations', async ({ accessToken, config }) => json({ organisations: await listOrganisations(config, accessToken) })),
 
     /** GET /api/user-admin/users?search=&orguid=&application=&status=&country=&sort=&page=&pageSize= → UserList. */
-    users: forAdmin('listUsers', async ({ context, accessToken, config }) => {
+    users: forAdmin('listUsers', async ({ context, accessToken, sub, config }) => {
       const params = Object.fromEntries([...context.url.searchParams].filter(([k, value]) => value !== '' && k in ListQuery.entries));
       const query = v.safeParse(ListQuery, params);
       if (!query.success) {
         const { message, field } = firstIssue(query.issues);
         return badRequest(message, field);
       }
-      return json(await listUsers(config, accessToken, query.output));
+      const [{ caller }, list] = await Promise.all([loadCaller(config, accessToken, sub), listUsers(config, accessToken, query.output)]);
+      // Identity management lists only whom the administrator reaches; a row it should not have sent is dropped (and not counted).
+      const rows = list.users.filter((row) => reach(caller, targetOf(row)).allowed);
+      if (rows.length < list.users.length) log.warn(`listUsers: identity management listed ${list.users.length - rows.length} users out of reach`);
+      const users = rows.map(({ adminKind: _kind, internallyManaged: _internal, ...row }) => row);
+      return json({ ...list, users, totalCount: Math.max(users.length, list.totalCount - (list.users.length - rows.length)) });
     }),
 
     /** GET /api/user-admin/users/{id} → UserDetail. */
-    user: forAdmin('getUser', async ({ context, accessToken, config }) => {
+    user: forAdmin('getUser', async ({ context, accessToken, sub, config }) => {
       const id = param(context, 'id', IdParam);
       if (!id.ok) return id.response;
-      return json(await getUser(config, accessToken, id.value));
+      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+      const decision = decide(caller, targetOf(user), { kind: 'view' });
+      if (!decision.allowed) return refused(decision, 'getUser');
+      return json(withPermissions(user, permissionsOf(caller, targetOf(user))));
     }),
 
     /** DELETE /api/user-admin/users/{id} → { id }. */
-    deleteUser: forAdmin('deleteUser', async ({ context, accessToken, config }) => {
+    deleteUser: forAdmin('deleteUser', async ({ context, accessToken, sub, config }) => {
       const id = param(context, 'id', IdParam);
       if (!id.ok) return id.response;
+      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+      const decision = decide(caller, targetOf(user), { kind: 'delete' });
+      if (!decision.allowed) return refused(decision, 'deleteUser');
       await deleteUser(config, accessToken, id.value);
       log.info('user deleted by an administrator');
       return json({ id: id.value });
     }),
 
     /** POST /api/user-admin/invitations { email, orguid, applications } → 201 UserDetail. */
-    invite: forAdmin('inviteUser', async ({ context, accessToken, config }) => {
+    invite: forAdmin('inviteUser', async ({ context, accessToken, sub, config }) => {
       const body = await bodyOf(context.request, InvitationBody);
       if (!body.ok) return body.response;
-      return json(await inviteUser(config, accessToken, body.value), 201);
+      const { caller } = await loadCaller(config, accessToken, sub);
+      if (!administers(caller, body.value.orguid)) return refused({ allowed: false, reason: 'organisation-not-administered' }, 'inviteUser');
+      const user = await inviteUser(config, accessToken, body.value);
+      return json(withPermissions(user, permissionsOf(caller, targetOf(user))), 201);
     }),
 
     /** POST /api/user-admin/users/{id}/access/{application} { action, status? } → UserDetail. */
-    access: forAdmin('accessAction', async ({ context, accessToken, config }) => {
+    access: forAdmin('accessAction', async ({ context, accessToken, sub, config }) => {
       const id = param(context, 'id', IdParam);
       if (!id.ok) return id.response;
       const application = param(context, 'application', ApplicationParam);
       if (!application.ok) return application.response;
       const body = await bodyOf(context.request, ActionBody);
       if (!body.ok) return body.response;
-      return json(await accessAction(config, accessToken, id.value, application.value, body.value.action, body.value.status));
+      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+      const decision = decide(caller, targetOf(user), { kind: 'change-access' });
+      if (!decision.allowed) return refused(decision, 'accessAction');
+      return answerAfter(caller, await accessAction(config, accessToken, id.value, application.value, body.value.action, body.value.status));
     }),
 
     /** DELETE /api/user-admin/users/{id}/organisations/{orguid} → UserDetail. */
-    removeMembership: forAdmin('removeMembership', async ({ context, accessToken, config }) => {
+    removeMembership: forAdmin('removeMembership', async ({ context, accessToken, sub, config }) => {
       const id = param(context, 'id', IdParam);
       if (!id.ok) return id.response;
       const orguid = param(context, 'orguid', OrguidParam);
       if (!orguid.ok) return orguid.response;
-      return json(await removeMembership(config, accessToken, id.value, orguid.value));
+      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+      const decision = decide(caller, targetOf(user), { kind: 'remove-membership', orguid: orguid.value });
+      if (!decision.allowed) return refused(decision, 'removeMembership');
+      return answerAfter(caller, await removeMembership(config, accessToken, id.value, orguid.value));
     }),
   };
 }

@@ -19,9 +19,13 @@ export const UserListSchema = v.object({ users: v.array(UserRowSchema), totalCou
 
 export const UserDetailSchema = v.object({
   id: s, firstName: s, lastName: s, name: s, email: s, telephone: s, company: s, country: s, city: s, role: v.picklist(['admin', 'user']),
-  organisations: v.array(OrganisationSchema),
+  /** `removable`: whether the administrator may remove this membership. */
+  organisations: v.array(v.object({ ...OrganisationSchema.entries, removable: v.boolean() })),
   access: v.array(v.object({ application, status, requestedBy: s, requestDate: s, inviteExpiresAt: v.nullable(s), updatedAt: s, actions: v.array(v.picklist(ACCESS_ACTIONS)) })),
   canDelete: v.boolean(),
+  canChangeAccess: v.boolean(),
+  /** Why access changes and deletion are not offered (src/features/user-admin/policy.ts). */
+  restriction: v.nullable(v.picklist(['own-account', 'other-organisations'])),
 });
 export const DeletedSchema = v.object({ id: s });
 

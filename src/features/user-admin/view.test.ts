@@ -42,16 +42,18 @@ describe('the access rows of a user (buttons per status, from the seeded users t
   it.each(cases)('%s (%s) shows exactly the contract\'s actions', async (status, _who, key) => {
     const [id, application] = key.split(':') as [string, string];
     const user = await getUser({ managementUrl: idp.managementUrl }, token, id);
-    const row = accessRows(user).find((r) => r.application === application)!;
+    const row = accessRows({ ...user, canChangeAccess: true }).find((r) => r.application === application)!;
     expect(row.status).toBe(status);
     expect([...row.actions].sort()).toEqual([...CONTRACT_BUTTONS[status]!].sort());
   });
 
   it('lists every application once, records first in application order', async () => {
     const user = await getUser({ managementUrl: idp.managementUrl }, token, '7f3c2a10-5b1e-4c6a-9d2e-1a0000000012');
-    const rows = accessRows(user);
+    const rows = accessRows({ ...user, canChangeAccess: true });
     expect(rows.map((r) => r.application)).toEqual(['serviceticketing', 'assetdb', 'artemis', 'direct', 'mfpwm', 'mfpmds', 'lmsefront']);
     expect(rows.filter((r) => r.status === 'none')).toHaveLength(5);
+    // Without the right to change the user's access (policy.ts), no row offers an action.
+    expect(accessRows({ ...user, canChangeAccess: false }).flatMap((r) => r.actions)).toEqual([]);
   });
 });
 

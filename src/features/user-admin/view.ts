@@ -29,6 +29,7 @@ export const MESSAGE_KEYS = [
   'userAdmin.profile.title', 'userAdmin.profile.firstName', 'userAdmin.profile.lastName', 'userAdmin.profile.telephone', 'userAdmin.profile.company',
   'userAdmin.org.title', 'userAdmin.org.members', 'userAdmin.org.none', 'userAdmin.org.remove', 'userAdmin.org.removeConfirmTitle',
   'userAdmin.org.removeConfirmText', 'userAdmin.org.ownWarning', 'userAdmin.org.removing', 'userAdmin.org.removed', 'userAdmin.org.removeFailed',
+  'userAdmin.org.notAdministered', 'userAdmin.restriction.ownAccount', 'userAdmin.restriction.otherOrganisations',
   'userAdmin.access.title', 'userAdmin.access.requestedBy', 'userAdmin.access.requestDate', 'userAdmin.access.expires', 'userAdmin.access.noActions',
   ...ACCESS_ACTIONS.map((a) => `userAdmin.action.${a}` as const),
   ...ACCESS_ACTIONS.map((a) => `userAdmin.failed.${a}` as const),
@@ -122,15 +123,16 @@ export const NO_RECORD_ACTIONS: readonly AccessAction[] = ['invite', 'add'];
 
 /**
  * Every application in the fixed order: the user's records with exactly the actions identity
- * management allows for them, then the applications without a record (invite, add).
+ * management allows for them, then the applications without a record (invite, add). Without the
+ * right to change the user's access (`canChangeAccess`, policy.ts) no row has an action.
  */
-export function accessRows(user: Pick<UserDetail, 'access'>): AccessRow[] {
+export function accessRows(user: Pick<UserDetail, 'access'> & { canChangeAccess: boolean }): AccessRow[] {
   return APPLICATIONS.map((application) => {
     const record = user.access.find((a) => a.application === application);
-    if (!record) return { application, status: 'none', requestedBy: '', requestDate: '', inviteExpiresAt: null, actions: [...NO_RECORD_ACTIONS] };
+    if (!record) return { application, status: 'none', requestedBy: '', requestDate: '', inviteExpiresAt: null, actions: user.canChangeAccess ? [...NO_RECORD_ACTIONS] : [] };
     return {
       application, status: record.status, requestedBy: record.requestedBy, requestDate: record.requestDate, inviteExpiresAt: record.inviteExpiresAt,
-      actions: ACCESS_ACTIONS.filter((a) => record.actions.includes(a)),
+      actions: user.canChangeAccess ? ACCESS_ACTIONS.filter((a) => record.actions.includes(a)) : [],
     };
   });
 }

@@ -27,6 +27,9 @@ export type EditStatus = (typeof EDIT_STATUSES)[number];
 export const SORT_KEYS = ['name', 'email', 'organisation', 'status', 'country', 'city'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
+/** Which delegated administration role a user has: internal (Komax) or external (an organisation's own). */
+export type AdminKind = 'intern' | 'extern';
+
 export interface Organisation {
   orguid: string;
   name: string;
@@ -42,6 +45,9 @@ export interface UserRow {
   email: string;
   organisations: { orguid: string; name: string }[];
   role: 'admin' | 'user';
+  adminKind: AdminKind | null;
+  /** An internal account (a Komax employee's): never reached by external administrators. */
+  internallyManaged: boolean;
   /** The most recent access record's status and application (null without any record). */
   status: AccessStatus | null;
   application: Application | null;
@@ -79,6 +85,9 @@ export interface UserDetail {
   country: string;
   city: string;
   role: 'admin' | 'user';
+  adminKind: AdminKind | null;
+  /** An internal account (a Komax employee's): never reached by external administrators. */
+  internallyManaged: boolean;
   organisations: Organisation[];
   access: AccessRecord[];
   canDelete: boolean;
@@ -87,6 +96,11 @@ export interface UserDetail {
 const isApplication = (a: string): a is Application => (APPLICATIONS as readonly string[]).includes(a);
 export const accessStatusOf = (s: string | null | undefined): AccessStatus => ((ACCESS_STATUSES as readonly string[]).includes(s ?? '') ? s as AccessStatus : 'unknown');
 const roleOf = (r: string): 'admin' | 'user' => (r === 'admin' ? 'admin' : 'user');
+/** The admin kind; an admin of no recognisable kind counts as internal (the most protected). */
+function adminKindOf(role: string, kind: string | null): AdminKind | null {
+  if (kind === 'intern' || kind === 'extern') return kind;
+  return kind !== null || role === 'admin' ? 'intern' : null;
+}
 
 export function mapOrganisation(raw: RawOrganisation): Organisation {
   return { orguid: raw.orguid, name: raw.name || raw.orguid, subregion: raw.subregion ?? '', country: (raw.country ?? '').toUpperCase(), city: raw.city ?? '', members: raw.members };
@@ -99,6 +113,8 @@ export function mapUserRow(raw: RawUserRow): UserRow {
     email: raw.email ?? '',
     organisations: raw.organisations.map((o) => ({ orguid: o.orguid, name: o.name || o.orguid })),
     role: roleOf(raw.role),
+    adminKind: adminKindOf(raw.role, raw.adminKind),
+    internallyManaged: raw.internallyManaged,
     status: raw.status === null ? null : accessStatusOf(raw.status),
     application: raw.application && isApplication(raw.application) ? raw.application : null,
     country: (raw.country ?? '').toUpperCase(),
@@ -119,6 +135,8 @@ export function mapUserDetail(raw: RawUserDetail): UserDetail {
     country: (raw.country ?? '').toUpperCase(),
     city: raw.city ?? '',
     role: roleOf(raw.role),
+    adminKind: adminKindOf(raw.role, raw.adminKind),
+    internallyManaged: raw.internallyManaged,
     organisations: raw.organisations.map(mapOrganisation),
     access: raw.access.filter((a) => isApplication(a.application)).map((a) => ({
       application: a.application as Application,

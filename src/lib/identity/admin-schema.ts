@@ -6,6 +6,14 @@ import * as v from 'valibot';
  */
 
 const text = v.optional(v.nullable(v.string()), '');
+/*
+ * What the permission rule needs to know of a user (issue 28). Missing values read as the most
+ * protected case, so an endpoint that stops sending them locks administrators out instead of letting
+ * them reach internal accounts: no `internallyManaged` = internally managed; an `admin` role without
+ * `adminKind` = an internal admin (admin-map.ts).
+ */
+const adminKind = v.optional(v.nullable(v.string()), null);
+const internallyManaged = v.optional(v.boolean(), true);
 
 export const RawOrganisationSchema = v.object({
   orguid: v.string(),
@@ -24,6 +32,8 @@ export const RawUserRowSchema = v.object({
   email: text,
   organisations: v.optional(v.array(v.object({ orguid: v.string(), name: text })), []),
   role: v.optional(v.string(), 'user'),
+  adminKind,
+  internallyManaged,
   status: v.optional(v.nullable(v.string()), null),
   application: v.optional(v.nullable(v.string()), null),
   country: text,
@@ -59,6 +69,8 @@ export const RawUserDetailSchema = v.object({
   country: text,
   city: text,
   role: v.optional(v.string(), 'user'),
+  adminKind,
+  internallyManaged,
   organisations: v.optional(v.array(RawOrganisationSchema), []),
   access: v.optional(v.array(RawAccessSchema), []),
   canDelete: v.optional(v.boolean(), false),
