@@ -34,6 +34,10 @@ export interface EmulatorOptions {
   ticketingDataDir?: string;
   /** The content hub's forms data folder (default .data/forms). */
   formsDataDir?: string;
+  /** The content hub's data folder (default the demo data, emulators/data/content): a test may serve a smaller copy. */
+  contentDataDir?: string;
+  /** The catalogue's data folder (default the demo data, emulators/data/catalogue). */
+  catalogueDataDir?: string;
   watch?: boolean;
   quiet?: boolean;
 }
@@ -54,8 +58,8 @@ export interface RunningEmulators {
 export async function startEmulators(opts: EmulatorOptions = {}): Promise<RunningEmulators> {
   const ports = { ...EMULATOR_PORTS, ...opts.ports };
   const [hub, catalogue, identity] = await Promise.all([
-    startContentHub({ port: ports.contentHub, dataDir: join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet, formsDataDir: opts.formsDataDir ?? FORMS_DATA_DIR }),
-    startCatalogue({ port: ports.catalogue, dataDir: join(here, 'data/catalogue'), watch: opts.watch, quiet: opts.quiet }),
+    startContentHub({ port: ports.contentHub, dataDir: opts.contentDataDir ?? join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet, formsDataDir: opts.formsDataDir ?? FORMS_DATA_DIR }),
+    startCatalogue({ port: ports.catalogue, dataDir: opts.catalogueDataDir ?? join(here, 'data/catalogue'), watch: opts.watch, quiet: opts.quiet }),
     startIdentity({
       port: opts.identityPort ?? IDENTITY_PORT,
       appOrigins: opts.appOrigins ?? ['http://localhost:4321'],

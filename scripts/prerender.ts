@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerender } from '../src/server/prerender/run.ts';
-import { formatProgress, prerenderOptionsFromEnv } from '../src/server/prerender/cli-options.ts';
+import { formatProgress, killAtStepFromEnv, prerenderOptionsFromEnv } from '../src/server/prerender/cli-options.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,8 +14,10 @@ export async function runPrerenderCli(opts: { all?: boolean; rethrow?: boolean }
   const tty = process.stdout.isTTY;
   let lastLine = '';
   try {
+    const onStep = killAtStepFromEnv(process.env);
     const result = await prerender({
       ...prerenderOptionsFromEnv(root),
+      ...(onStep ? { onStep } : {}),
       force: { all: opts.all },
       onProgress: (p) => {
         const line = `prerender ${formatProgress(p)}`;

@@ -13,7 +13,7 @@ import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
 import type { BuildMeta } from '../static-site.ts';
 import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
 import type { ChangedRecord } from './targets.ts';
-import { prerender, type PrerenderResult } from './run.ts';
+import { prerender, PRERENDER_STEPS, type PrerenderResult, type PrerenderStep } from './run.ts';
 import { parseServerEnv } from '../env.ts';
 
 const HOST = 'localhost';
@@ -51,7 +51,7 @@ let rendered: string[];
  * One prerender over the fake app and route set. The app renders `<p>{path} v{version}</p>` from
  * the route's model; paths in `fail` answer 500, paths in `throwOn` make the render throw.
  */
-function run(routes: FakeRoute[], opts: { ask?: string; buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string; onPublished?: () => void; onSearchWritten?: () => void } = {}): Promise<PrerenderResult> {
+function run(routes: FakeRoute[], opts: { ask?: string; buildId?: string; force?: { ids?: string[]; slugs?: string[]; all?: boolean }; fail?: string[]; throwOn?: string[]; records?: ChangedRecord[]; systemHash?: string; onPublished?: () => void; onSearchWritten?: () => void; onStep?: (step: PrerenderStep) => void } = {}): Promise<PrerenderResult> {
   rendered = [];
   built = [];
   const app = {
@@ -83,7 +83,7 @@ function run(routes: FakeRoute[], opts: { ask?: string; buildId?: string; force?
     };
   };
   return prerender(
-    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records, ...(opts.onPublished ? { onPublished: opts.onPublished } : {}), ...(opts.onSearchWritten ? { onSearchWritten: opts.onSearchWritten } : {}) },
+    { distDir: dist, env: parseServerEnv({ CONTENT_ENDPOINT: 'http://127.0.0.1:1/unused', SEARCH_INDEX_DIR: join(dist, 'search') }), mode: 'local', port: 4321, threads: 1, force: opts.force, records: opts.records, ...(opts.onPublished ? { onPublished: opts.onPublished } : {}), ...(opts.onSearchWritten ? { onSearchWritten: opts.onSearchWritten } : {}), ...(opts.onStep ? { onStep: opts.onStep } : {}) },
     { loadEntry: async () => ({ app, buildId: opts.buildId ?? 'build-1' }), collect },
   );
 }
@@ -242,6 +242,18 @@ describe('prerender: render, keep, remove', () => {
   });
 });
 
+describe('prerender: the steps (where the crash test kills a run)', () => {
+  it('names every step of a full run in order, each once, and none in a run that publishes nothing', async () => {
+    const steps: PrerenderStep[] = [];
+    await run(SITE, { onStep: (s) => steps.push(s) });
+    expect(steps).toEqual([...PRERENDER_STEPS]);
+    steps.length = 0;
+    await run(SITE, { onStep: (s) => steps.push(s) });
+    expect(steps).toEqual([]);
+  });
+
+});
+
 describe('prerender: the answer', () => {
   it('tells the result as soon as the release is live, before the next link copy is staged', async () => {
     await run(SITE);
@@ -304,6 +316,13 @@ describe('prerender: targeted revalidation (named records)', () => {
     const result = await run(changedContact, { ...watch, records: [{ model: 'page', id: 'contact-id', stage: 'PUBLISHED' }] });
     expect(result).toMatchObject({ scope: 'targeted', searchAfterPublish: true });
     expect(seen).toEqual(['published: page <p>/en/contact v2</p>, search /en/contact v1', 'search written: /en/contact v2']);
+  });
+
+  it('names its steps with the search index after the publish (where the crash test kills it)', async () => {
+    await run(TARGET_SITE);
+    const steps: PrerenderStep[] = [];
+    await run(changedContact, { records: [{ model: 'page', id: 'contact-id', stage: 'PUBLISHED' }], onStep: (s) => steps.push(s) });
+    expect(steps).toEqual(['linked', 'half-rendered', 'rendered', 'manifests-written', 'published', 'search-written', 'cleaned', 'staged']);
   });
 
   it('removes the routes of a named record that is gone', async () => {

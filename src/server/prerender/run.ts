@@ -46,7 +46,21 @@ export interface PrerenderOptions {
   onSearchWritten?: () => void;
   /** Node options of the render worker threads (the bench profiles them with `--cpu-prof`). */
   workerExecArgv?: string[];
+  /**
+   * Told each step of a run that writes a release as it is reached (`PRERENDER_STEPS`): the crash
+   * test kills the process at each of them (cli-options.ts, `PRERENDER_KILL_AT`).
+   */
+  onStep?: (step: PrerenderStep) => void;
 }
+
+/**
+ * The steps of a run that writes a release, in order: the release folder linked from the live one,
+ * half of the routes rendered, all rendered, the search index written (before the swap in a full
+ * run), the manifests and hosts.json written, the release live, the older ones removed, the next
+ * run's copy staged.
+ */
+export const PRERENDER_STEPS = ['linked', 'half-rendered', 'rendered', 'search-written', 'manifests-written', 'published', 'cleaned', 'staged'] as const;
+export type PrerenderStep = (typeof PRERENDER_STEPS)[number];
 
 export interface Progress {
   done: number;
@@ -293,6 +307,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   // the build manifests, which are written anew.
   if (!staged) await Promise.all(plans.map((p) => (p.liveHostDir ? linkTree(p.liveHostDir, p.hostDir, { skip: skipInCopy }) : undefined)));
   const linkSeconds = (performance.now() - linkStart) / 1000;
+  opts.onStep?.('linked');
 
   const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
   const failed: string[] = [];
@@ -323,12 +338,14 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
       if (o.status !== 200) failed.push(`${o.host}${o.path} (${o.status})`);
       else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp };
       done++;
+      if (done === Math.ceil(total / 2)) opts.onStep?.('half-rendered');
       const now = performance.now();
       if (now - lastReport > 200) { lastReport = now; report(); }
     },
   });
   report();
   const renderSeconds = (performance.now() - renderStart) / 1000;
+  opts.onStep?.('rendered');
 
   let removed = 0;
   let unchanged = 0;
@@ -363,6 +380,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     return (performance.now() - at) / 1000;
   };
   let searchSeconds = deferTail ? 0 : await writeSearch();
+  if (!deferTail) opts.onStep?.('search-written');
   const write = async (file: string, text: string) => {
     await writeAtomic(file, text);
     await writeCompressedSiblings(file, text);
@@ -414,9 +432,11 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   const main = collected.system.sites.find((s) => s.isMain);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
+  opts.onStep?.('manifests-written');
   // Every file of the release is written: make it live in one step, then drop the releases
   // older than the previous one (requests still reading the previous one can finish).
   await publishRelease(staticRoot, releaseId);
+  opts.onStep?.('published');
   if (failed.length === 0) remember(releaseId);
   const seconds = (performance.now() - started) / 1000;
   if (!deferTail) opts.onSearchWritten?.();
@@ -442,14 +462,17 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   if (deferTail) {
     // The search first: visitors look for the changed page, nobody waits for the rest.
     searchSeconds = await writeSearch();
+    opts.onStep?.('search-written');
     opts.onSearchWritten?.();
     await writeRouteIndex();
     await writeSitemaps();
   }
   await cleanStatic(staticRoot, { searchDir });
+  opts.onStep?.('cleaned');
   // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
   const stageStart = performance.now();
   if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
+  opts.onStep?.('staged');
   const stageSeconds = (performance.now() - stageStart) / 1000;
   return published(stageSeconds);
 }
