@@ -41,7 +41,7 @@ const tokens = new Map<string, string>();
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'kmx-admin-test-'));
   id = await startDemoIdentity({ dataDir });
-}, 30_000);
+});
 afterAll(async () => {
   await id.close();
   rmSync(dataDir, { recursive: true, force: true });

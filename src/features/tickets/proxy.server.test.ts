@@ -49,7 +49,7 @@ beforeAll(async () => {
   tokens.claire = c!.access_token;
   tokens.adam = a!.access_token;
   tokens.otto = o!.access_token;
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([fake?.close(), ticketing?.close()]);
   await identity?.close();

@@ -15,7 +15,7 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   idp = await startDemoIdentity();
   for (const user of ['admin@demo.komax.test', 'customer@demo.komax.test', 'employee@komax.test', BEAT]) tokens[user] = (await idp.signIn(user)).access_token;
-}, 30_000);
+});
 afterAll(() => idp?.close());
 
 const guard: UserGuard = async ({ request }) => {

@@ -25,7 +25,7 @@ describe('the access rows of a user (buttons per status, from the seeded users t
   beforeAll(async () => {
     idp = await startDemoIdentity();
     token = (await idp.signIn('admin@demo.komax.test')).access_token;
-  }, 30_000);
+  });
   afterAll(() => idp?.close());
 
   // Harness Demo Inc. holds every status (emulators/data/README.md).
