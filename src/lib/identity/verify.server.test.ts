@@ -231,7 +231,7 @@ describe('the provider cannot confirm the token: 503, the token never passes', (
   it('the error names the client variables but never the secret', async () => {
     const { verify } = verifier();
     provider.mode = 'refuse-client';
-    const err = await verify(await sign({})).catch((e: unknown) => e as Error);
+    const err = await verify(await sign({})).then(() => new Error('accepted'), (e: unknown) => e as Error);
     expect(err.message).toMatch(/IDENTITY_INTROSPECTION_CLIENT_SECRET/);
     expect(err.message).not.toContain(CLIENT.clientSecret);
   });
