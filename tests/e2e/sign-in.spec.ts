@@ -125,7 +125,7 @@ test.describe('logout and our APIs (issue 28)', () => {
     const refused = await write();
     expect(refused.status()).toBe(401);
     expect(refused.headers()['www-authenticate']).toBe('Bearer error="invalid_token"');
-    // A read may reuse the provider's earlier answer for at most 30 s (IDENTITY_INTROSPECTION_CACHE_SECONDS).
+    // A read is refused too: at the latest once the provider's earlier answer is 30 s old (IDENTITY_INTROSPECTION_CACHE_SECONDS), here at once (the write's answer is shared).
     await expect.poll(async () => (await session()).status(), { timeout: 31_000, intervals: [1000] }).toBe(401);
   });
 });
