@@ -49,6 +49,8 @@ export interface RunningEmulators {
   identityIssuer: string;
   /** Identity management REST (http://localhost:<port>/openidm). */
   identityManagementUrl: string;
+  /** The client our server introspects access tokens with (IDENTITY_INTROSPECTION_CLIENT_ID / _SECRET). */
+  identityIntrospection: { clientId: string; clientSecret: string };
   /** The ticketing GraphQL endpoint (http://127.0.0.1:<port>/graphql), trusting the identity emulator's tokens. */
   ticketingEndpoint: string;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startEmulators(opts: EmulatorOptions = {}): Promise<Runnin
     catalogueEndpoint: catalogue.url,
     identityIssuer: identity.issuer,
     identityManagementUrl: identity.managementUrl,
+    identityIntrospection: identity.introspection,
     ticketingEndpoint: ticketing.url,
     close: async () => { await Promise.all([stop(hub.server), stop(catalogue.server), identity.close(), ticketing.close()]); },
   };

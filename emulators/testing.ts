@@ -61,6 +61,8 @@ export interface DemoIdentity {
   dataDir: string;
   /** The one password of every demo user. */
   password: string;
+  /** The client our server introspects access tokens with. */
+  introspection: { clientId: string; clientSecret: string };
   /** Signs in through the real login form (code + PKCE, no browser): the token response. */
   signIn(username: string, opts?: { password?: string; redirectUri?: string }): Promise<TokenSet>;
   /** Stops the emulator (and removes the data folder when it created it). */
@@ -82,6 +84,7 @@ export async function startDemoIdentity(opts: { appOrigin?: string; dataDir?: st
     origin: identity.origin,
     dataDir,
     password,
+    introspection: identity.introspection,
     signIn: (username, o = {}) => signIn({ issuer: identity.issuer, redirectUri: o.redirectUri ?? `${appOrigin}/en/callback`, username, password: o.password ?? password }),
     close: async () => {
       await identity.close();

@@ -35,7 +35,8 @@ function positiveInteger(name: string, fallback: number): number {
 /**
  * Starts the emulators (CONTENT_HUB_PORT, CATALOGUE_PORT, IDENTITY_PORT, TICKETING_PORT) unless
  * CONTENT_ENDPOINT is set, and points CONTENT_ENDPOINT and (when unset) CATALOGUE_ENDPOINT,
- * IDENTITY_ISSUER, IDENTITY_MANAGEMENT_URL and TICKETING_ENDPOINT at them; null when none started.
+ * IDENTITY_ISSUER (with the emulator's IDENTITY_INTROSPECTION_CLIENT_ID and _SECRET), IDENTITY_MANAGEMENT_URL
+ * and TICKETING_ENDPOINT at them; null when none started.
  * The identity emulator lets the app at http://localhost:PORT (and PUBLIC_PORT) sign in and keeps its
  * users in IDENTITY_DATA_DIR; the ticketing emulator trusts its tokens and keeps its tickets and
  * attachments in TICKETING_DATA_DIR; the content hub stores form submissions in FORMS_DATA_DIR.
@@ -58,6 +59,11 @@ export async function startLocalEmulators(): Promise<RunningEmulators | null> {
   });
   process.env.CONTENT_ENDPOINT = emulators.contentEndpoint;
   process.env.CATALOGUE_ENDPOINT ??= emulators.catalogueEndpoint;
+  // The emulator's introspection client only when the app checks tokens with the emulator (not with a configured tenant).
+  if (!process.env.IDENTITY_ISSUER) {
+    process.env.IDENTITY_INTROSPECTION_CLIENT_ID = emulators.identityIntrospection.clientId;
+    process.env.IDENTITY_INTROSPECTION_CLIENT_SECRET = emulators.identityIntrospection.clientSecret;
+  }
   process.env.IDENTITY_ISSUER ??= emulators.identityIssuer;
   process.env.IDENTITY_MANAGEMENT_URL ??= emulators.identityManagementUrl;
   process.env.TICKETING_ENDPOINT ??= emulators.ticketingEndpoint;

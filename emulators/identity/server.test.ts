@@ -1,6 +1,6 @@
 // The identity emulator as a client sees it: discovery, code + PKCE through the real login form,
-// JWT access tokens, userinfo, refresh rotation, revocation, end session, registration.
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+// RFC 9068 access tokens (no refresh tokens), userinfo, introspection, revocation, end session, registration.
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoIdentity, type DemoIdentity } from '../testing.ts';
 import { CookieJar, absolute, authorizationUrl, get, openLoginForm, postLogin, signIn } from './login-flow.ts';
@@ -19,6 +19,11 @@ const userinfo = (token: string, headers: Record<string, string> = {}) => fetch(
 const form = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
 const refresh = (token: string) => form(`${id.issuer}/access_token`, { grant_type: 'refresh_token', refresh_token: token, client_id: 'kmx-web' });
+const basic = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+/** RFC 7662 with the introspection client (HTTP Basic), as our server asks. */
+const introspect = async (token: string, auth = basic(id.introspection.clientId, id.introspection.clientSecret)) =>
+  form(`${id.issuer}/introspect`, { token, token_type_hint: 'access_token' }, { authorization: auth });
+const active = async (token: string) => ((await (await introspect(token)).json()) as { active: boolean }).active;
 
 describe('discovery', () => {
   it('serves the AIC realm alpha configuration with AM endpoint names', async () => {
@@ -46,15 +51,19 @@ describe('sign-in', () => {
   it('code + PKCE through the login form gives a JWT access token for audience kmx-web, verified against the JWKS', async () => {
     const tokens = await id.signIn('customer@demo.komax.test');
     expect(tokens.scope?.split(' ').sort()).toEqual(['email', 'fr:idm:*', 'openid', 'profile']);
-    expect(tokens.refresh_token).toBeTruthy();
+    // The browser renews in the hidden frame: no refresh token is issued to it.
+    expect(tokens.refresh_token).toBeUndefined();
     const jwks = createRemoteJWKSet(new URL(`${id.issuer}/connect/jwk_uri`));
     const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, { issuer: id.issuer, audience: 'kmx-web' });
     expect(protectedHeader.alg).toBe('RS256');
+    // RFC 9068: the access token says what it is; the ID token (same key, same audience) does not.
+    expect(protectedHeader.typ).toBe('at+jwt');
     expect(payload).toMatchObject({ sub: '7f3c2a10-5b1e-4c6a-9d2e-1a0000000001', client_id: 'kmx-web', scope: 'openid profile email fr:idm:*' });
     expect(payload.jti).toBeTruthy();
     expect(payload.exp! - payload.iat!).toBe(3600);
     // The ID token carries the profile claims too.
     const idToken = await jwtVerify(tokens.id_token!, jwks, { issuer: id.issuer, audience: 'kmx-web' });
+    expect(idToken.protectedHeader.typ).not.toBe('at+jwt');
     expect(idToken.payload).toMatchObject({ given_name: 'Claire', family_name: 'Customer', email: 'customer@demo.komax.test' });
   });
 
@@ -163,19 +172,13 @@ describe('refusals', () => {
 });
 
 describe('tokens', () => {
-  it('rotates refresh tokens: the old one then gets invalid_grant', async () => {
-    const tokens = await id.signIn('expired@demo.komax.test');
-    const first = await refresh(tokens.refresh_token!);
-    expect(first.status).toBe(200);
-    const next = await first.json();
-    expect(next.refresh_token).not.toBe(tokens.refresh_token);
-    expect((await userinfo(next.access_token)).status).toBe(200);
-    const replay = await refresh(tokens.refresh_token!);
-    expect(replay.status).toBe(400);
-    expect((await replay.json()).error).toBe('invalid_grant');
+  it('the browser\'s client may not use the refresh_token grant', async () => {
+    const res = await refresh('any-refresh-token');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
   });
 
-  it('revocation answers {} as JSON and the access token then gets 401 at userinfo (the grant survives)', async () => {
+  it('revocation answers {} as JSON; the access token then gets 401 at userinfo and is inactive at introspection', async () => {
     const tokens = await id.signIn('admin@demo.komax.test');
     expect((await userinfo(tokens.access_token)).status).toBe(200);
     const res = await form(`${id.issuer}/token/revoke`, { token: tokens.access_token, token_type_hint: 'access_token', client_id: 'kmx-web' }, { origin: APP });
@@ -184,16 +187,8 @@ describe('tokens', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
     expect(await res.json()).toEqual({});
     expect((await userinfo(tokens.access_token)).status).toBe(401);
-    // Only that token: the refresh token still works.
-    expect((await refresh(tokens.refresh_token!)).status).toBe(200);
-  });
-
-  it('revoking the refresh token ends the grant: its access tokens get 401 too', async () => {
-    const tokens = await id.signIn('admin@demo.komax.test');
-    const res = await form(`${id.issuer}/token/revoke`, { token: tokens.refresh_token!, token_type_hint: 'refresh_token', client_id: 'kmx-web' });
-    expect(await res.json()).toEqual({});
-    expect((await userinfo(tokens.access_token)).status).toBe(401);
-    expect((await (await refresh(tokens.refresh_token!)).json()).error).toBe('invalid_grant');
+    // Introspection (our server's check) says so too; another token of the same grant stays active.
+    expect(await active(tokens.access_token)).toBe(false);
   });
 
   it('revocation needs the client id', async () => {
@@ -220,7 +215,7 @@ describe('tokens', () => {
     expect(confirm.status).toBe(303);
     expect(confirm.headers.get('location')).toBe(`${APP}/?state=bye`);
     expect((await userinfo(tokens.access_token)).status).toBe(401);
-    expect((await (await refresh(tokens.refresh_token!)).json()).error).toBe('invalid_grant');
+    expect(await active(tokens.access_token)).toBe(false);
     // A silent authorization (prompt=none) now answers login_required.
     const { url } = authorizationUrl({ issuer: id.issuer, redirectUri: `${APP}/blank-callback`, username: '', password: '' });
     const silent = await get(`${url}&prompt=none`, jar);
@@ -240,6 +235,46 @@ describe('tokens', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
     expect(await res.json()).toEqual({ result: 'Successfully logged out' });
+  });
+});
+
+describe('introspection (RFC 7662) for our server', () => {
+  it('answers an active access token with its subject, client, scope and expiry', async () => {
+    const tokens = await id.signIn('customer@demo.komax.test');
+    const res = await introspect(tokens.access_token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const claims = decodeJwt(tokens.access_token);
+    expect(await res.json()).toEqual({
+      active: true, sub: claims.sub, client_id: 'kmx-web', scope: 'openid profile email fr:idm:*', aud: 'kmx-web', iss: id.issuer,
+      exp: claims.exp, iat: claims.iat, jti: claims.jti, token_type: 'Bearer',
+    });
+  });
+
+  it('an ID token, a forged or an unknown token is not active', async () => {
+    const tokens = await id.signIn('noroles@demo.komax.test');
+    expect(await active(tokens.id_token!)).toBe(false);
+    const [h, p] = tokens.access_token.split('.');
+    expect(await active(`${h}.${p}.${tokens.id_token!.split('.')[2]}`)).toBe(false);
+    expect(await active('opaque-token')).toBe(false);
+  });
+
+  it('takes the client in the form body too (client_secret_post)', async () => {
+    const tokens = await id.signIn('noroles@demo.komax.test');
+    const res = await form(`${id.issuer}/introspect`, { token: tokens.access_token, client_id: id.introspection.clientId, client_secret: id.introspection.clientSecret });
+    expect(await res.json()).toMatchObject({ active: true });
+  });
+
+  it('refuses a request without our client, with a wrong secret, from the browser\'s public client, or by GET', async () => {
+    const tokens = await id.signIn('noroles@demo.komax.test');
+    for (const auth of ['', basic('kmx-api', 'wrong-secret-0123456789'), basic('kmx-web', id.introspection.clientSecret)]) {
+      const res = await introspect(tokens.access_token, auth);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+    }
+    expect((await form(`${id.issuer}/introspect`, { token: tokens.access_token, client_id: 'kmx-web' })).status).toBe(401);
+    expect((await fetch(`${id.issuer}/introspect?token=${tokens.access_token}`, { headers: { authorization: basic(id.introspection.clientId, id.introspection.clientSecret) } })).status).toBe(405);
+    expect((await introspect('')).status).toBe(400);
   });
 });
 

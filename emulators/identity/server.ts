@@ -1,13 +1,14 @@
 // The identity emulator: oidc-provider posing as the Ping AIC / ForgeRock AM realm "alpha" (issuer
-// path, AM endpoint names, public client kmx-web with PKCE S256, JWT access tokens for audience
-// kmx-web, roles in userinfo), its own login and registration pages, and identity management REST
+// path, AM endpoint names, public client kmx-web with PKCE S256 and no refresh tokens, RFC 9068 JWT
+// access tokens (typ at+jwt) for audience kmx-web, roles in userinfo, token introspection for the
+// confidential client kmx-api), its own login and registration pages, and identity management REST
 // (/openidm, see idm.ts). Recipe and pitfalls: ../../../shared/notes/identity.md (kept in the team's notes).
-import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { jwtVerify, decodeProtectedHeader } from 'jose';
+import { jwtVerify, decodeProtectedHeader, type JWTPayload } from 'jose';
 import Provider, { type ProviderContext, type TokenModel } from 'oidc-provider';
 import * as v from 'valibot';
 import { MemoryStore, memoryAdapter } from './adapter.ts';
@@ -25,6 +26,10 @@ export const AM_SESSIONS_PATH = '/am/json/realms/root/realms/alpha/sessions';
 export const CLIENT_ID = 'kmx-web';
 export const AUDIENCE = 'kmx-web';
 export const SCOPE = 'openid profile email fr:idm:*';
+/** The confidential client our server introspects access tokens with (RFC 7662, HTTP Basic). */
+export const INTROSPECTION_CLIENT_ID = 'kmx-api';
+/** Its secret in local runs and tests (never a real provider's: production configures its own). */
+export const LOCAL_INTROSPECTION_SECRET = 'local-introspection-secret-change-me';
 /** The interface languages: one callback URI each. */
 export const CALLBACK_LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
 /** The resource indicator every access token is issued for (its audience is AUDIENCE). */
@@ -42,6 +47,8 @@ export interface IdentityOptions {
   seedFile?: string;
   /** Access token lifetime in seconds (default 3600). */
   accessTokenTtl?: number;
+  /** The secret of the introspection client kmx-api (default LOCAL_INTROSPECTION_SECRET). */
+  introspectionSecret?: string;
   quiet?: boolean;
 }
 
@@ -53,6 +60,8 @@ export interface RunningIdentity {
   managementUrl: string;
   /** The registration page for a return address (an app URL). */
   registrationUrl(goto: string): string;
+  /** The credentials of the introspection client (for our server's IDENTITY_INTROSPECTION_CLIENT_*). */
+  introspection: { clientId: string; clientSecret: string };
   store: UserStore;
   close(): Promise<void>;
 }
@@ -138,8 +147,11 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
   const registrationUrl = (goto: string, lang?: PageLanguage) =>
     `${origin}${REGISTRATION_PATH}?realm=alpha&authIndexType=service&authIndexValue=Registration&goto=${encodeURIComponent(goto)}${lang ? `&locale=${lang}` : ''}`;
 
-  /** The caller of a valid, unrevoked access token whose grant and account still exist. */
-  const authenticate = async (token: string): Promise<{ sub: string; scope: string[]; user: IdentityUser } | null> => {
+  /**
+   * The caller of a valid, unrevoked access token whose grant and account still exist. Only
+   * access tokens (typ at+jwt): an ID token, signed with the same key for the same audience, is none.
+   */
+  const authenticate = async (token: string): Promise<{ sub: string; scope: string[]; user: IdentityUser; payload: JWTPayload } | null> => {
     try {
       if (decodeProtectedHeader(token).alg !== 'RS256') return null;
       const { payload } = await jwtVerify(token, publicKey, { issuer, audience: AUDIENCE, algorithms: ['RS256'], typ: 'at+jwt' });
@@ -148,7 +160,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
       if (!info?.grantId || !(await provider.Grant.find(info.grantId))) return null;
       const user = store.get(payload.sub);
       if (!user) return null;
-      return { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope.split(' ') : [], user };
+      return { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope.split(' ') : [], user, payload };
     } catch {
       return null;
     }
@@ -169,7 +181,8 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
       client_id: CLIENT_ID,
       token_endpoint_auth_method: 'none',
       application_type: 'web',
-      grant_types: ['authorization_code', 'refresh_token'],
+      // No refresh_token grant: the browser renews in the hidden frame, so no refresh token is issued (docs/operations.md).
+      grant_types: ['authorization_code'],
       response_types: ['code', 'none'],
       redirect_uris: appOrigins.flatMap(redirectUris),
       post_logout_redirect_uris: appOrigins.map((o) => `${o}/`),
@@ -215,7 +228,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
         },
       },
     },
-    // As AIC: refresh tokens without offline_access for clients allowed the refresh_token grant (rotated on every use).
+    // As AIC: refresh tokens without offline_access for clients allowed the refresh_token grant (kmx-web is not).
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     // Implied consent (AIC's per-client switch): the grant gets the requested scopes.
     loadExistingGrant: async (ctx: ProviderContext) => {
@@ -308,6 +321,51 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
       }
     }
     sendJson(res, 200, {});
+  };
+
+  // ---- introspection (RFC 7662) for the confidential client kmx-api: oidc-provider refuses to
+  // introspect JWT access tokens, and only this emulator knows which ones were revoked ----
+  const secretDigest = (secret: string) => createHash('sha256').update(secret).digest();
+  const introspectionSecret = secretDigest(opts.introspectionSecret ?? LOCAL_INTROSPECTION_SECRET);
+  /** The client of HTTP Basic (RFC 6749 §2.3.1: form-encoded id and secret) or of the form body. */
+  const clientCredentials = (req: IncomingMessage, form: Record<string, string>): { id: string; secret: string } | null => {
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (basic) {
+      const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      if (id === undefined || secret === undefined) return null;
+      try {
+        return { id: decodeURIComponent(id.replace(/\+/g, ' ')), secret: decodeURIComponent(secret.replace(/\+/g, ' ')) };
+      } catch {
+        return null;
+      }
+    }
+    return form.client_id && form.client_secret ? { id: form.client_id, secret: form.client_secret } : null;
+  };
+  const introspect = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') {
+      sendJson(res, 405, { error: 'invalid_request', error_description: 'use POST' }, { allow: 'POST' });
+      return;
+    }
+    const form = await readForm(req);
+    const client = clientCredentials(req, form);
+    if (!client || client.id !== INTROSPECTION_CLIENT_ID || !timingSafeEqual(secretDigest(client.secret), introspectionSecret)) {
+      sendJson(res, 401, { error: 'invalid_client', error_description: 'client authentication failed' }, { 'www-authenticate': 'Basic realm="introspect"' });
+      return;
+    }
+    if (!form.token) {
+      sendJson(res, 400, { error: 'invalid_request', error_description: "missing required parameter 'token'" });
+      return;
+    }
+    const caller = await authenticate(form.token);
+    if (!caller) {
+      sendJson(res, 200, { active: false });
+      return;
+    }
+    const { payload } = caller;
+    sendJson(res, 200, {
+      active: true, scope: caller.scope.join(' '), client_id: payload.client_id, sub: caller.sub, aud: payload.aud,
+      iss: payload.iss, exp: payload.exp, iat: payload.iat, jti: payload.jti, token_type: 'Bearer',
+    });
   };
 
   // ---- login page ----
@@ -409,6 +467,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
       const sub = path.slice(ISSUER_PATH.length);
       if (sub === '/userinfo') return userinfo(req, res);
       if (sub === '/token/revoke') return revoke(req, res);
+      if (sub === '/introspect') return introspect(req, res);
       const uid = /^\/interaction\/([\w-]+)$/.exec(sub)?.[1];
       if (uid) return interaction(req, res, uid);
       // Mounted like Express's app.use(prefix): oidc-provider derives its mount path from originalUrl minus url.
@@ -434,6 +493,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
     issuer,
     managementUrl: `${origin}/openidm`,
     registrationUrl: (goto: string) => registrationUrl(goto),
+    introspection: { clientId: INTROSPECTION_CLIENT_ID, clientSecret: opts.introspectionSecret ?? LOCAL_INTROSPECTION_SECRET },
     store,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

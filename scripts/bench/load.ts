@@ -50,7 +50,7 @@ async function startEmulatorProcess(): Promise<Record<string, string>> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', `
     const { startLocalEmulators } = await import(${JSON.stringify(join(root, 'scripts/local.ts'))});
     await startLocalEmulators();
-    const keys = ['CONTENT_ENDPOINT', 'CATALOGUE_ENDPOINT', 'IDENTITY_ISSUER', 'IDENTITY_MANAGEMENT_URL', 'TICKETING_ENDPOINT'];
+    const keys = ['CONTENT_ENDPOINT', 'CATALOGUE_ENDPOINT', 'IDENTITY_ISSUER', 'IDENTITY_MANAGEMENT_URL', 'IDENTITY_INTROSPECTION_CLIENT_ID', 'IDENTITY_INTROSPECTION_CLIENT_SECRET', 'TICKETING_ENDPOINT'];
     process.send(Object.fromEntries(keys.map((k) => [k, process.env[k]])));
     process.on('disconnect', () => process.exit(0));
   `], {

@@ -29,6 +29,8 @@ describe('defaults', () => {
       IDENTITY_ISSUER: 'http://localhost:4102/am/oauth2/realms/root/realms/alpha',
       IDENTITY_CLIENT_ID: 'kmx-web',
       IDENTITY_AUDIENCE: 'kmx-web',
+      IDENTITY_INTROSPECTION_CLIENT_ID: 'kmx-api',
+      IDENTITY_INTROSPECTION_CACHE_SECONDS: 15,
       IDENTITY_MANAGEMENT_URL: 'http://localhost:4102/openidm',
     });
   });
@@ -72,6 +74,13 @@ describe('valid values', () => {
     expect(parseServerEnv({ PRERENDER_HOSTS: 'public', DIST_DIR: 'out' })).toMatchObject({ PRERENDER_HOSTS: 'public', DIST_DIR: 'out' });
   });
 
+  it('give the token introspection client and its cache window to the identity config (no secret: none)', () => {
+    expect(servicesFromEnv(parseServerEnv({})).identity.introspection).toEqual({ clientId: 'kmx-api', cacheTtlMs: 15_000 });
+    const env = parseServerEnv({ IDENTITY_INTROSPECTION_CLIENT_ID: 'komax-rs', IDENTITY_INTROSPECTION_CLIENT_SECRET: 'x'.repeat(32), IDENTITY_INTROSPECTION_CACHE_SECONDS: '0' });
+    expect(servicesFromEnv(env).identity.introspection).toEqual({ clientId: 'komax-rs', clientSecret: 'x'.repeat(32), cacheTtlMs: 0 });
+    expect(parseServerEnv({ IDENTITY_INTROSPECTION_CACHE_SECONDS: '30' }).IDENTITY_INTROSPECTION_CACHE_SECONDS).toBe(30);
+  });
+
   it('build every service config once, secrets only where set', () => {
     const services = servicesFromEnv(parseServerEnv({ TAG_MANAGER_ID: 'GTM-AB12CD' }));
     expect(services.catalogue.endpoint).toBe('http://127.0.0.1:4101/graphql');
@@ -102,6 +111,12 @@ describe('malformed values', () => {
     ['UPSTREAM_CONNECT_TIMEOUT_MS', '0', 'UPSTREAM_CONNECT_TIMEOUT_MS must be between 50 and 120000 ms'],
     ['PRERENDER_HOSTS', 'cdn', 'PRERENDER_HOSTS must be local or public'],
     ['SEARCH_ENGINE', 'solr', 'SEARCH_ENGINE must be embedded or opensearch'],
+    ['IDENTITY_INTROSPECTION_CLIENT_ID', 'kmx api', 'IDENTITY_INTROSPECTION_CLIENT_ID must be letters, digits, _ . or -'],
+    ['IDENTITY_INTROSPECTION_CLIENT_SECRET', 'short', 'IDENTITY_INTROSPECTION_CLIENT_SECRET must be at least 16 characters'],
+    ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '31', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
+    ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '-1', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
+    ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '2.5', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
+    ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '15s', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);

@@ -12,6 +12,7 @@ import { isPasswordHash } from '../lib/crypto/password.ts';
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
 const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
+const INTROSPECTION_CACHE_MESSAGE = 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30';
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
 const Millis = (name: string) => v.pipe(
   v.string(), v.transform(Number),
@@ -50,6 +51,14 @@ export const ServerEnvSchema = v.object({
   IDENTITY_CLIENT_ID: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,100}$/, 'IDENTITY_CLIENT_ID must be letters, digits, _ . or -')), 'kmx-web'),
   /** The audience our APIs require in an access token (`aud`). */
   IDENTITY_AUDIENCE: v.optional(v.pipe(v.string(), v.minLength(1, 'IDENTITY_AUDIENCE must not be empty')), 'kmx-web'),
+  /** The confidential client our server asks the provider's introspection endpoint (RFC 7662) with. */
+  IDENTITY_INTROSPECTION_CLIENT_ID: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,100}$/, 'IDENTITY_INTROSPECTION_CLIENT_ID must be letters, digits, _ . or -')), 'kmx-api'),
+  /** Its secret; unset, every customer-area API answers 503 (a token is never accepted unchecked). */
+  IDENTITY_INTROSPECTION_CLIENT_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'IDENTITY_INTROSPECTION_CLIENT_SECRET must be at least 16 characters'))),
+  /** How long a read reuses the provider's answer about a token: a revoked token stops working after at most this long. */
+  IDENTITY_INTROSPECTION_CACHE_SECONDS: v.optional(v.pipe(
+    v.string(), v.regex(/^\d{1,2}$/, INTROSPECTION_CACHE_MESSAGE), v.transform(Number), v.maxValue(30, INTROSPECTION_CACHE_MESSAGE),
+  ), '15'),
   /** Identity management (ForgeRock IDM REST, `…/openidm`): profile, password, MFA, account deletion. */
   IDENTITY_MANAGEMENT_URL: v.optional(Url('IDENTITY_MANAGEMENT_URL'), 'http://localhost:4102/openidm'),
   /** The ticketing GraphQL endpoint; unset, ticketing calls go to CATALOGUE_ENDPOINT (see ticketingEndpoint). */
@@ -111,12 +120,17 @@ export function ticketingConfig(env: ServerEnv): TicketingConfig {
   };
 }
 
-/** The identity provider's config: issuer, public client, API audience, identity management. */
+/** The identity provider's config: issuer, public client, API audience, token introspection, identity management. */
 export function identityConfig(env: ServerEnv): IdentityConfig {
   return {
     issuer: env.IDENTITY_ISSUER.replace(/\/+$/, ''),
     clientId: env.IDENTITY_CLIENT_ID,
     audience: env.IDENTITY_AUDIENCE,
+    introspection: {
+      clientId: env.IDENTITY_INTROSPECTION_CLIENT_ID,
+      ...(env.IDENTITY_INTROSPECTION_CLIENT_SECRET ? { clientSecret: env.IDENTITY_INTROSPECTION_CLIENT_SECRET } : {}),
+      cacheTtlMs: env.IDENTITY_INTROSPECTION_CACHE_SECONDS * 1000,
+    },
     managementUrl: env.IDENTITY_MANAGEMENT_URL.replace(/\/+$/, ''),
     timeouts: upstreamTimeouts(env),
   };

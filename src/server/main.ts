@@ -147,6 +147,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     }
     const running = await startServer({ distDir });
     log.info(`Serving on ${running.url}`);
+    if (!env.IDENTITY_INTROSPECTION_CLIENT_SECRET) {
+      log.warn('IDENTITY_INTROSPECTION_CLIENT_SECRET is unset: access tokens cannot be checked with the identity provider, every customer-area API answers 503 (docs/operations.md, "Tokens")');
+    }
     if (hubDown) {
       log.warn(servingPreviousMessage(env, hubDown));
       running.retryRevalidation();

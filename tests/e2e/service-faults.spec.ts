@@ -24,7 +24,7 @@ import config from '../../playwright.config.ts';
 import { startCatalogue } from '../../emulators/catalogue/server.ts';
 import { startContentHub } from '../../emulators/content-hub/server.ts';
 import { signIn } from '../../emulators/identity/login-flow.ts';
-import { startIdentity } from '../../emulators/identity/server.ts';
+import { INTROSPECTION_CLIENT_ID, LOCAL_INTROSPECTION_SECRET, startIdentity } from '../../emulators/identity/server.ts';
 import { MemoryOpenSearch, startOpenSearchStub } from '../../emulators/search/opensearch-stub.ts';
 import { startTicketing } from '../../emulators/ticketing/server.ts';
 import { publishSearchDocuments, type SearchDocument } from '../../src/lib/search/index.ts';
@@ -178,6 +178,8 @@ test.beforeAll(async () => {
       CATALOGUE_ENDPOINT: `http://127.0.0.1:${CATALOGUE_PORT}/graphql`,
       IDENTITY_ISSUER: ISSUER,
       IDENTITY_MANAGEMENT_URL: `http://localhost:${IDENTITY_PORT}/openidm`,
+      IDENTITY_INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT_ID,
+      IDENTITY_INTROSPECTION_CLIENT_SECRET: LOCAL_INTROSPECTION_SECRET,
       TICKETING_ENDPOINT: `http://127.0.0.1:${TICKETING_PORT}/graphql`,
       SEARCH_ENGINE: 'opensearch',
       OPENSEARCH_URL: `http://127.0.0.1:${OPENSEARCH_PORT}`,
@@ -328,7 +330,7 @@ test('the search backend down: the results page shows the spec\'s text with 502 
   expect(after.text).toContain('/en/products/testing-quality/crimp-quality/hm-20');
 });
 
-test('the identity provider down: the customer area still opens and verifies tokens with the keys it has; account settings answer a clear 502; it recovers by itself', async () => {
+test('the identity provider down: the customer area still opens; a read reuses the provider\'s recent answer about the token, a write gets a clear 503 (the token never passes unchecked); account settings answer a clear 502; it recovers by itself', async () => {
   const tokens = await signIn({ issuer: ISSUER, redirectUri: `http://localhost:${APP}/en/callback`, username: DEMO_USERS.customer, password: DEMO_PASSWORD });
   const bearer = { authorization: `Bearer ${tokens.access_token}` };
   expect((await call('/api/mykomax/session', { headers: bearer })).status).toBe(200);
@@ -338,8 +340,15 @@ test('the identity provider down: the customer area still opens and verifies tok
   const shell = await call('/en/mykomax');
   expect(shell.status).toBe(200);
   expect(shell.headers['cache-control']).toBe('no-store');
-  // The provider's keys were loaded before: tokens are still verified.
+  // The provider's keys were loaded and this token was introspected moments ago: a read reuses that (≤ 30 s).
   expect((await call('/api/mykomax/session', { headers: bearer })).status).toBe(200);
+  // A write always asks the provider, which cannot answer: 503, never the write (its body would be a 422).
+  const write = await call('/api/account/profile', { method: 'PATCH', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"firstName":"","lastName":""}' });
+  expect(write.status).toBe(503);
+  expect(write.ms).toBeLessThan(TIMEOUT_MS + 1500);
+  expect(write.headers['retry-after']).toBe('30');
+  expect(JSON.parse(write.text)).toEqual({ error: 'The identity provider could not confirm the sign-in right now. Please try again in a moment.' });
+  expectNothingInternal(write.text);
   const profile = await call('/api/account/profile', { headers: bearer });
   expect(profile.status).toBe(502);
   expect(JSON.parse(profile.text)).toEqual({ error: 'unavailable', message: 'The account service is not available right now.' });

@@ -1,5 +1,5 @@
 import { test, expect, expectNoAxeViolations, raw, ORIGIN } from './fixtures/index.ts';
-import { DEMO_USERS, IDENTITY_ORIGIN, ISSUER, signIn, storedTokens, submitLogin } from './fixtures/identity.ts';
+import { browserStorage, DEMO_USERS, IDENTITY_ORIGIN, ISSUER, signIn, storedTokens, submitLogin } from './fixtures/identity.ts';
 import type { Page } from '@playwright/test';
 
 // Issue 10, sign-in: the customer area against the identity emulator (spec customer-area §2–§4, §7–§9).
@@ -37,6 +37,13 @@ test.describe('signing in', () => {
     // Public pages load neither React nor the sign-in library.
     const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
     expect(scripts.join('\n')).not.toMatch(/oidc-client|react-dom|client\.[\w-]+\.js/);
+  });
+
+  test('after signing in neither localStorage nor sessionStorage holds a refresh token (renewal uses the hidden frame)', async ({ page }) => {
+    await signIn(page, DEMO_USERS.customer);
+    const storage = await browserStorage(page);
+    expect(storage['localStorage:kmx.identity.tokens']).toContain('accessToken');
+    for (const [key, value] of Object.entries(storage)) expect(`${key}=${value}`).not.toMatch(/refresh/i);
   });
 
   test('a reload of /en/mykomax reuses the stored token: no request reaches the provider', async ({ page }) => {
@@ -98,6 +105,31 @@ test.describe('logout', () => {
   });
 });
 
+test.describe('logout and our APIs (issue 28)', () => {
+  test('after logout the old access token gets 401 from our APIs: a write at once, a read within 30 s', async ({ page, request }) => {
+    test.setTimeout(75_000);
+    await signIn(page, DEMO_USERS.onprem);
+    const { accessToken } = (await storedTokens(page))!;
+    const bearer = { Authorization: `Bearer ${accessToken}`, Origin: ORIGIN };
+    const session = () => request.get('/api/mykomax/session', { headers: bearer });
+    // A write the server refuses for its body (422) once the token passed: nothing changes.
+    const write = () => request.patch('/api/account/profile', { headers: bearer, data: { firstName: '', lastName: '' } });
+    expect((await session()).status()).toBe(200);
+    expect((await write()).status()).toBe(422);
+
+    const menu = userMenu(page);
+    await menu.locator('summary').click();
+    await menu.getByRole('link', { name: 'Log out' }).click();
+    await page.waitForURL(/\/en$/);
+
+    const refused = await write();
+    expect(refused.status()).toBe(401);
+    expect(refused.headers()['www-authenticate']).toBe('Bearer error="invalid_token"');
+    // A read is refused too: at the latest once the provider's earlier answer is 30 s old (IDENTITY_INTROSPECTION_CACHE_SECONDS), here at once (the write's answer is shared).
+    await expect.poll(async () => (await session()).status(), { timeout: 31_000, intervals: [1000] }).toBe(401);
+  });
+});
+
 test.describe('the callback', () => {
   test("without parameters it shows 'missing params' and, after the wait, the error page; it passes axe", async ({ page }) => {
     await page.clock.install();
@@ -140,6 +172,17 @@ test.describe('server-side enforcement', () => {
     expect(res.status()).toBe(200);
     expect(res.headers()['cache-control']).toBe('no-store');
     expect(await res.json()).toEqual({ sub: expect.any(String), scope: expect.arrayContaining(['openid', 'fr:idm:*']) });
+  });
+
+  test('an ID token is no access token: our API refuses it (401) while the access token of the same sign-in passes', async ({ page, request }) => {
+    await signIn(page, DEMO_USERS.noroles);
+    const { accessToken, idToken } = (await storedTokens(page))!;
+    expect(idToken).toBeTruthy();
+    expect((await request.get('/api/mykomax/session', { headers: { Authorization: `Bearer ${accessToken}` } })).status()).toBe(200);
+    const res = await request.get('/api/mykomax/session', { headers: { Authorization: `Bearer ${idToken}` } });
+    expect(res.status()).toBe(401);
+    expect(res.headers()['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(await res.json()).toEqual({ error: 'The bearer token is not an access token' });
   });
 
   test('GET /en/mykomax without a session: on demand, no-store, no personal data; the provider is allowed only on sign-in pages', async () => {

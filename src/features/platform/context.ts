@@ -24,6 +24,15 @@ export interface ThirdPartyScripts {
  * environment.
  */
 /** Where the customer area signs in (spec customer-area §7); every value is public except nothing: no secrets here. */
+export interface IntrospectionConfig {
+  /** The confidential client of the introspection requests. */
+  clientId: string;
+  /** Its secret; without one no token is accepted (503). */
+  clientSecret?: string;
+  /** How long a read may reuse an answer (ms, at most 30 000); writes always ask. */
+  cacheTtlMs: number;
+}
+
 export interface IdentityConfig {
   /** OIDC issuer without a trailing slash, e.g. `http://localhost:4102/am/oauth2/realms/root/realms/alpha`. */
   issuer: string;
@@ -31,6 +40,8 @@ export interface IdentityConfig {
   clientId: string;
   /** The `aud` our APIs require in an access token. */
   audience: string;
+  /** How our APIs ask the provider whether an access token is still active (RFC 7662). */
+  introspection: IntrospectionConfig;
   /** Identity management REST base without a trailing slash, e.g. `http://localhost:4102/openidm`. */
   managementUrl: string;
   timeouts: Required<UpstreamTimeouts>;

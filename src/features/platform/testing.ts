@@ -11,6 +11,8 @@ export function testServices(endpoints: { contentEndpoint: string; catalogueEndp
       issuer: 'http://localhost:4102/am/oauth2/realms/root/realms/alpha',
       clientId: 'kmx-web',
       audience: 'kmx-web',
+      // The identity emulator's local introspection client (emulators/identity/server.ts).
+      introspection: { clientId: 'kmx-api', clientSecret: 'local-introspection-secret-change-me', cacheTtlMs: 15_000 },
       managementUrl: 'http://localhost:4102/openidm',
       timeouts,
     },

@@ -1,7 +1,7 @@
 import type { APIContext } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { accessTokenVerifier, IdentityUnavailableError, type VerifiedClaims } from '../../lib/identity/verify.server.ts';
+import { accessTokenVerifier, IdentityUnavailableError, isReadMethod, type VerifiedClaims } from '../../lib/identity/verify.server.ts';
 import { apiContext } from '../platform/context.ts';
 
 export type { VerifiedClaims } from '../../lib/identity/verify.server.ts';
@@ -21,11 +21,15 @@ export function bearerToken(header: string | null): string | null {
   return m ? m[1]! : null;
 }
 
+/** The 503 of a token the provider could not confirm (its discovery, keys or introspection failed). */
+export const IDENTITY_UNAVAILABLE = 'The identity provider could not confirm the sign-in right now. Please try again in a moment.';
+
 /**
  * The guard of every customer-area API: the verified claims of the request's bearer access token
- * (signature against the provider's JWKS, issuer, audience, expiry) and the token itself (to call
- * identity management on the user's behalf), or the 401 to answer (503 when the provider's keys
- * cannot be loaded).
+ * (an `at+jwt` access token: signature against the provider's JWKS, issuer, audience, expiry; then
+ * the provider's introspection says it is still active, for a write always, for a read within the
+ * last IDENTITY_INTROSPECTION_CACHE_SECONDS) and the token itself (to call identity management on
+ * the user's behalf), or the 401 to answer (503 when the provider cannot confirm it).
  * @example
  *   const auth = await requireUser(context);
  *   if (auth instanceof Response) return auth;
@@ -35,12 +39,21 @@ export async function requireUser(context: APIContext): Promise<{ claims: Verifi
   if (!accessToken) return unauthorized('An access token is required (Authorization: Bearer …)');
   const { identity } = apiContext(context.locals).services;
   try {
-    const claims = await accessTokenVerifier({ issuer: identity.issuer, audience: identity.audience, timeoutMs: identity.timeouts.timeoutMs })(accessToken);
+    const verify = accessTokenVerifier({
+      issuer: identity.issuer,
+      audience: identity.audience,
+      timeoutMs: identity.timeouts.timeoutMs,
+      introspection: identity.introspection,
+      cacheTtlMs: identity.introspection.cacheTtlMs,
+    });
+    const claims = await verify(accessToken, { fresh: !isReadMethod(context.request.method) });
     return { claims, accessToken };
   } catch (err) {
     if (err instanceof IdentityUnavailableError) {
       log.error(err.message);
-      return json({ error: 'The identity provider is not reachable right now' }, 503);
+      const res = json({ error: IDENTITY_UNAVAILABLE }, 503);
+      res.headers.set('Retry-After', '30');
+      return res;
     }
     return unauthorized((err as Error).message, true);
   }

@@ -63,7 +63,7 @@ const config = (endpoint: string, t = { connectTimeoutMs: 1000, timeoutMs: 3000 
 
 function context(request: Request, ticketingConfig: TicketingConfig, params: Record<string, string> = {}): APIContext {
   const services = {
-    identity: { issuer: identity.issuer, audience: 'kmx-web', clientId: 'kmx-web', managementUrl: '', timeouts: { connectTimeoutMs: 1000, timeoutMs: 3000 } },
+    identity: { issuer: identity.issuer, audience: 'kmx-web', clientId: 'kmx-web', introspection: { ...identity.introspection, cacheTtlMs: 15_000 }, managementUrl: '', timeouts: { connectTimeoutMs: 1000, timeoutMs: 3000 } },
     ticketing: ticketingConfig,
   };
   return { request, params, locals: { api: { services } }, url: new URL(request.url) } as unknown as APIContext;

@@ -17,9 +17,9 @@ describe('authorize URL (spec §7)', () => {
 });
 
 describe('code exchange (spec §7, §8)', () => {
-  it('posts the form of the spec and answers the token set', async () => {
+  it('posts the form of the spec and answers the token set (without the refresh token of the answer)', async () => {
     const fetch = answer(200, { access_token: 'at', id_token: 'it', refresh_token: 'rt', expires_in: 3600 });
-    expect(await exchangeCode(endpoint, params, { fetch, now: () => 1000 })).toEqual({ accessToken: 'at', idToken: 'it', refreshToken: 'rt', tokenExpiry: 3_601_000 });
+    expect(await exchangeCode(endpoint, params, { fetch, now: () => 1000 })).toEqual({ accessToken: 'at', idToken: 'it', tokenExpiry: 3_601_000 });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe(endpoint);
     expect(init.method).toBe('POST');

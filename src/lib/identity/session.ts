@@ -63,12 +63,13 @@ function oidc(cfg: IdentityPageConfig): OidcClient {
 
 const callbackUri = (cfg: IdentityPageConfig) => `${location.origin}/${cfg.language}/callback`;
 
-/** Revokes the access and refresh tokens; a failure is logged (the tokens are deleted anyway). */
+/** Revokes the access token (the browser holds no refresh token); a failure is logged (the token is deleted anyway). */
 async function revoke(cfg: IdentityPageConfig, tokens: TokenSet): Promise<void> {
-  const c = oidc(cfg);
-  const jobs: Promise<void>[] = [c.revokeToken(tokens.accessToken, 'access_token')];
-  if (tokens.refreshToken) jobs.push(c.revokeToken(tokens.refreshToken, 'refresh_token'));
-  for (const r of await Promise.allSettled(jobs)) if (r.status === 'rejected') identityLog('warn', 'token revocation failed', r.reason);
+  try {
+    await oidc(cfg).revokeToken(tokens.accessToken, 'access_token');
+  } catch (err) {
+    identityLog('warn', 'token revocation failed', err);
+  }
 }
 
 function storedTokens(): TokenSet | null {

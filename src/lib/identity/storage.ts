@@ -55,9 +55,15 @@ function read(storage: Storage, key: string): string | null {
   }
 }
 
-/** The stored token set; throws the spec's 'Could not parse token object from …' when unreadable. */
+/**
+ * The stored token set; throws the spec's 'Could not parse token object from …' when unreadable.
+ * An entry an older release wrote with a refresh token is written again without it.
+ */
 export function readTokens(name: TokenStorageName = TOKEN_STORAGE): TokenSet | null {
-  return parseStoredTokens(read(store(name), TOKENS_KEY), name);
+  const raw = read(store(name), TOKENS_KEY);
+  const tokens = parseStoredTokens(raw, name);
+  if (tokens && raw?.includes('"refreshToken"')) writeTokens(tokens, name);
+  return tokens;
 }
 
 export function writeTokens(tokens: TokenSet, name: TokenStorageName = TOKEN_STORAGE): void {

@@ -4,8 +4,8 @@ import { parseStoredTokens, renewDelay, shouldReuse, tokenSetFromResponse } from
 const now = 1_800_000_000_000;
 
 describe('token set (spec §3)', () => {
-  it('from a token answer: tokenExpiry = now + expires_in × 1000', () => {
-    expect(tokenSetFromResponse({ access_token: 'a', id_token: 'i', refresh_token: 'r', expires_in: 120 }, now)).toEqual({ accessToken: 'a', idToken: 'i', refreshToken: 'r', tokenExpiry: now + 120_000 });
+  it('from a token answer: tokenExpiry = now + expires_in × 1000; a refresh token is not kept (issue 28)', () => {
+    expect(tokenSetFromResponse({ access_token: 'a', id_token: 'i', refresh_token: 'r', expires_in: 120 }, now)).toEqual({ accessToken: 'a', idToken: 'i', tokenExpiry: now + 120_000 });
     expect(tokenSetFromResponse({ access_token: 'a', expires_in: '60' }, now)).toEqual({ accessToken: 'a', tokenExpiry: now + 60_000 });
   });
 
@@ -44,6 +44,9 @@ describe('stored tokens', () => {
   it('nothing stored is null; a stored set is read back', () => {
     expect(parseStoredTokens(null, 'localStorage')).toBeNull();
     expect(parseStoredTokens(JSON.stringify({ accessToken: 'a', idToken: 'i', tokenExpiry: 5, extra: 1 }), 'localStorage')).toEqual({ accessToken: 'a', idToken: 'i', tokenExpiry: 5 });
+  });
+  it('a refresh token an older release stored is not read back', () => {
+    expect(parseStoredTokens(JSON.stringify({ accessToken: 'a', refreshToken: 'r', tokenExpiry: 5 }), 'localStorage')).toEqual({ accessToken: 'a', tokenExpiry: 5 });
   });
   it("unreadable: 'Could not parse token object from localStorage' (or sessionStorage)", () => {
     expect(() => parseStoredTokens('{oops', 'localStorage')).toThrow(/^Could not parse token object from localStorage$/);

@@ -1,10 +1,12 @@
 import { OAUTH_THRESHOLD_MS, RENEW_THRESHOLD_MS } from './constants.ts';
 
-/** The stored token set of spec customer-area §3. */
+/**
+ * The stored token set of spec customer-area §3, without its refresh token: the browser renews in
+ * the hidden frame and never uses one, so none is kept where a script could read it (issue 28).
+ */
 export interface TokenSet {
   accessToken: string;
   idToken?: string;
-  refreshToken?: string;
   /** When the access token expires, ms since the epoch (now + expires_in × 1000). */
   tokenExpiry: number;
 }
@@ -13,8 +15,8 @@ export interface TokenSet {
 export type TokenStorageName = 'localStorage' | 'sessionStorage';
 
 /**
- * The token set of a token endpoint answer received at `now`; without an access token the spec's
- * error 'Access token not found in response'.
+ * The token set of a token endpoint answer received at `now` (a refresh token in it is dropped);
+ * without an access token the spec's error 'Access token not found in response'.
  */
 export function tokenSetFromResponse(body: unknown, now: number): TokenSet {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -23,7 +25,6 @@ export function tokenSetFromResponse(body: unknown, now: number): TokenSet {
   return {
     accessToken: b.access_token,
     ...(typeof b.id_token === 'string' ? { idToken: b.id_token } : {}),
-    ...(typeof b.refresh_token === 'string' ? { refreshToken: b.refresh_token } : {}),
     tokenExpiry: now + (Number.isFinite(expiresIn) ? expiresIn : 0) * 1000,
   };
 }
@@ -51,7 +52,8 @@ export function renewDelay(tokenExpiry: number, now: number): number {
 
 /**
  * A stored token set; null when nothing is stored. Anything unreadable is the spec's error
- * 'Could not parse token object from localStorage' (or sessionStorage).
+ * 'Could not parse token object from localStorage' (or sessionStorage). A refresh token an older
+ * release stored is not taken over.
  */
 export function parseStoredTokens(raw: string | null, storage: TokenStorageName): TokenSet | null {
   if (raw === null) return null;
@@ -67,7 +69,6 @@ export function parseStoredTokens(raw: string | null, storage: TokenStorageName)
   return {
     accessToken: t.accessToken,
     ...(typeof t.idToken === 'string' ? { idToken: t.idToken } : {}),
-    ...(typeof t.refreshToken === 'string' ? { refreshToken: t.refreshToken } : {}),
     tokenExpiry: t.tokenExpiry,
   };
 }
