@@ -7,7 +7,7 @@ import { MAX_PROXY_BODY_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, sealLink } from '../../lib/ticketing/links.server.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import { MULTIPART_UPLOADS } from '../../lib/http/upload-guard.ts';
-import { DOWNLOAD_PATH, downloadLink, getDownload, postGraphQL, statusForAnswer, TOO_LARGE_MESSAGE, UNAVAILABLE_MESSAGE } from './proxy.server.ts';
+import { DOWNLOAD_PATH, getDownload, postGraphQL, statusForAnswer, TOO_LARGE_MESSAGE, UNAVAILABLE_MESSAGE } from './proxy.server.ts';
 
 // The tickets proxy against the real identity emulator (bearer verification) and either the real
 // ticketing emulator or a recording stand-in (limits, streaming, headers, failures).
