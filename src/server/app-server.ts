@@ -8,6 +8,7 @@ import { checkRequestTarget } from './request-target.ts';
 import { createImageCache } from './image-cache.ts';
 import { isImageEndpoint, parseImageParams } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
+import { standardStatusLine } from './on-demand-status.ts';
 import { compressOnTheFly, negotiateEncoding, varyOnEncoding } from './encoding.ts';
 import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-responses.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -164,6 +165,8 @@ export function createAppHandler(opts: AppServerOptions) {
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Render', 'on-demand');
+    // The reason phrase of the status (not Astro's `404 OK`), and a Cache-Control on a 404 (on-demand-status.ts).
+    standardStatusLine(req, res);
     // HTML and API answers over 1 KB in br or gzip when the client accepts it.
     if (!NO_FLY_COMPRESSION.test(req.url ?? '')) compressOnTheFly(req, res);
     // The handler has rewritten req.headers.host to the resolved site host.

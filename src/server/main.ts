@@ -11,6 +11,7 @@ import { hasRevalidateSecret } from './secret.ts';
 import { sendErrorPage } from './error-page.ts';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff, servingPreviousMessage } from './startup.ts';
 import { tidyStatic } from './release.ts';
+import { reportLiveDamage } from './release-check.ts';
 import { createSearchBackend, type ServerSearchBackend } from '../lib/search/index.ts';
 import { getLogger } from '../lib/log/index.ts';
 import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
@@ -97,8 +98,10 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.
   const searchConfig = searchConfigOf(env, distDir);
-  // What a prerender killed midway left behind (never the live release, nothing while one runs).
+  // What a prerender killed midway left behind (never the live release, nothing while one runs);
+  // a broken live pointer is repaired first, and damaged files of the live release are logged.
   await tidyStatic(join(distDir, 'static'), { searchDir: searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined });
+  reportLiveDamage(join(distDir, 'static'));
   const search = createSearchBackend(searchConfig);
   try {
     await search.open();

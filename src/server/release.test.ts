@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAtomic } from '../lib/fs/atomic.ts';
-import { acquireLock, cleanStatic, linkTree, LockedError, newReleaseId, publishRelease, readPointer, releaseDir, stagedBase, stageRelease, takeStaged, tidyStatic } from './release.ts';
+import { captureLogs } from '../lib/log/testing.ts';
+import { acquireLock, cleanStatic, linkTree, LockedError, newestCompleteRelease, newReleaseId, publishRelease, readPointer, releaseDir, releaseProblem, stagedBase, stageRelease, takeStaged, tidyStatic } from './release.ts';
 
 let root: string;
 
@@ -20,6 +21,15 @@ afterEach(async () => {
 const file = async (path: string, body = 'x') => {
   await mkdir(join(path, '..'), { recursive: true });
   await writeFile(path, body);
+};
+/** A complete release as a prerender leaves it: a page, each host's latest.json and meta, then hosts.json. */
+const complete = async (id: string, hosts = ['localhost']) => {
+  for (const host of hosts) {
+    await file(join(releaseDir(root, id), host, 'en/index.html'), `page of ${id}`);
+    await file(join(releaseDir(root, id), host, 'builds/latest.json'), JSON.stringify({ id, timestamp: '2026-01-01T00:00:00Z' }));
+    await file(join(releaseDir(root, id), host, 'builds/meta', `${id}.json`), JSON.stringify({ id, routes: { '/en': { fingerprint: 'f', csp: null } } }));
+  }
+  await writeFile(join(releaseDir(root, id), 'hosts.json'), JSON.stringify({ main: hosts[0], hosts: Object.fromEntries(hosts.map((h) => [h, `http://${h}:4321`])) }));
 };
 /** The pid of a process that has exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
@@ -154,6 +164,96 @@ describe('cleanStatic', () => {
 
   it('does nothing on an output folder that does not exist yet', async () => {
     expect(await cleanStatic(join(root, 'missing'), { searchDir: join(root, 'missing-search') })).toEqual([]);
+  });
+});
+
+describe('a broken live pointer', () => {
+  let logs: ReturnType<typeof captureLogs>;
+  beforeEach(() => { logs = captureLogs('debug'); });
+  afterEach(() => logs.restore());
+  const errors = () => logs.lines.filter((l) => l.level === 'error').map((l) => String(l.msg));
+  const releases = async () => (await readdir(join(root, 'releases'))).sort();
+
+  it('tells a complete release from a missing or unfinished one', async () => {
+    await complete('aaaaaaaa0001', ['localhost', 'events.localhost']);
+    expect(releaseProblem(root, 'aaaaaaaa0001')).toBeNull();
+    expect(releaseProblem(root, 'aaaaaaaa0009')).toMatch(/does not exist/);
+    // A run killed before its hosts.json: the host trees are there, the release is not finished.
+    await file(join(releaseDir(root, 'aaaaaaaa0002'), 'localhost/en/index.html'));
+    expect(releaseProblem(root, 'aaaaaaaa0002')).toMatch(/no readable hosts\.json/);
+    await complete('aaaaaaaa0003', ['localhost', 'events.localhost']);
+    await rm(join(releaseDir(root, 'aaaaaaaa0003'), 'events.localhost/builds/latest.json'));
+    expect(releaseProblem(root, 'aaaaaaaa0003')).toMatch(/events\.localhost\/builds\/latest\.json is missing/);
+    await complete('aaaaaaaa0004');
+    await rm(join(releaseDir(root, 'aaaaaaaa0004'), 'localhost/builds/meta/aaaaaaaa0004.json'));
+    expect(releaseProblem(root, 'aaaaaaaa0004')).toMatch(/meta\/aaaaaaaa0004\.json is missing/);
+    expect(newestCompleteRelease(root)).toBe('aaaaaaaa0001');
+  });
+
+  it('naming a missing release (a mistyped rollback): the start falls back to the newest complete release, says so, and removes no complete release', async () => {
+    for (const id of ['aaaaaaaa0001', 'aaaaaaaa0002', 'aaaaaaaa0003']) await complete(id);
+    await publishRelease(root, 'aaaaaaaa0002');
+    await publishRelease(root, 'aaaaaaaa0003');
+    // The operator meant aaaaaaaa0002 and typed a release that does not exist.
+    await symlink('releases/aaaaaaaa0020', join(root, 'live.tmp'));
+    await rename(join(root, 'live.tmp'), join(root, 'live'));
+    await file(join(releaseDir(root, 'aaaaaaaa0004'), 'localhost/en/index.html'));
+    const removed = await tidyStatic(root);
+    expect(readPointer(root)).toBe('aaaaaaaa0003');
+    expect(await releases()).toEqual(['aaaaaaaa0001', 'aaaaaaaa0002', 'aaaaaaaa0003']);
+    // Only the unfinished release went.
+    expect(removed).toEqual(['releases/aaaaaaaa0004']);
+    expect(errors()).toEqual([expect.stringMatching(/live pointer was broken \(release aaaaaaaa0020: releases\/aaaaaaaa0020 does not exist\).*newest complete release, aaaaaaaa0003/)]);
+  });
+
+  it('naming an unfinished release, or not naming a release at all: the same fallback', async () => {
+    await complete('aaaaaaaa0001');
+    await complete('aaaaaaaa0002');
+    await file(join(releaseDir(root, 'aaaaaaaa0003'), 'localhost/en/index.html'));
+    await publishRelease(root, 'aaaaaaaa0003');
+    await cleanStatic(root);
+    expect(readPointer(root)).toBe('aaaaaaaa0002');
+    expect(await releases()).toEqual(['aaaaaaaa0001', 'aaaaaaaa0002']);
+    expect(errors()[0]).toMatch(/release aaaaaaaa0003: releases\/aaaaaaaa0003 has no readable hosts\.json/);
+
+    await rm(join(root, 'live'));
+    await symlink('/etc', join(root, 'live'));
+    await cleanStatic(root);
+    expect(readPointer(root)).toBe('aaaaaaaa0002');
+    expect(errors()[1]).toMatch(/it points at "\/etc", not at a release/);
+    await rm(join(root, 'live'));
+    await cleanStatic(root);
+    expect(readPointer(root)).toBe('aaaaaaaa0002');
+    expect(errors()[2]).toMatch(/there is no live pointer/);
+    expect(await releases()).toEqual(['aaaaaaaa0001', 'aaaaaaaa0002']);
+  });
+
+  it('without a complete release to fall back to: logs the problem and changes nothing; a first run killed early says nothing', async () => {
+    await file(join(releaseDir(root, 'aaaaaaaa0001'), 'localhost/en/index.html'));
+    await cleanStatic(root);
+    expect(errors()).toEqual([]);
+    await file(join(releaseDir(root, 'aaaaaaaa0002'), 'localhost/en/index.html'));
+    await publishRelease(root, 'aaaaaaaa0002');
+    await cleanStatic(root);
+    expect(readPointer(root)).toBe('aaaaaaaa0002');
+    expect(errors()).toEqual([expect.stringMatching(/live release aaaaaaaa0002 cannot be served .* no complete release to fall back to/)]);
+  });
+
+  it('after a rollback keeps the complete releases, until the clean-up after a publish supersedes them', async () => {
+    for (const id of ['aaaaaaaa0001', 'aaaaaaaa0002', 'aaaaaaaa0003']) await complete(id);
+    await publishRelease(root, 'aaaaaaaa0002');
+    await publishRelease(root, 'aaaaaaaa0003');
+    // Rolled back to aaaaaaaa0001, as docs/operations.md says.
+    await symlink('releases/aaaaaaaa0001', join(root, 'live.tmp'));
+    await rename(join(root, 'live.tmp'), join(root, 'live'));
+    expect(await cleanStatic(root)).toEqual([]);
+    expect(await releases()).toEqual(['aaaaaaaa0001', 'aaaaaaaa0002', 'aaaaaaaa0003']);
+    expect(errors()).toEqual([]);
+    await complete('aaaaaaaa0004');
+    await publishRelease(root, 'aaaaaaaa0004');
+    expect(await cleanStatic(root)).toEqual([]);
+    expect((await cleanStatic(root, { superseded: true })).sort()).toEqual(['releases/aaaaaaaa0002', 'releases/aaaaaaaa0003']);
+    expect(await releases()).toEqual(['aaaaaaaa0001', 'aaaaaaaa0004']);
   });
 });
 

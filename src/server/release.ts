@@ -13,9 +13,15 @@
  * and publishes it with one atomic rename of the `live` symlink once every file is written. A
  * crash at any point leaves the live release complete; what it left behind is removed by the
  * next prerender or server start.
+ *
+ * A release is COMPLETE once its `hosts.json` is written (the last file before the publish) and
+ * names hosts whose build manifests are there. A `live` pointer that names anything else (a
+ * mistyped manual rollback, a folder removed by hand) is repaired before every clean-up: it is
+ * pointed at the newest complete release, with an error in the log. A complete release is only
+ * ever removed by the clean-up after a publish (see cleanStatic).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,6 +45,12 @@ export interface ReleaseHosts {
   main: string | null;
   /** Host → origin (`localhost` → `http://localhost:4321`). */
   hosts: Record<string, string>;
+  /**
+   * Bytes of each host's build manifests as written (`<host>/builds/latest.json`,
+   * `<host>/builds/meta/<id>.json`): a truncated one is found at start (release-check.ts).
+   * Absent in releases written before sizes were recorded.
+   */
+  sizes?: Record<string, number>;
 }
 
 const RELEASE_ID = /^[0-9a-z]{8,32}$/;
@@ -76,6 +88,86 @@ export function readPointer(staticRoot: string, name: typeof LIVE | typeof PREVI
 export function releaseIdOfTarget(target: string): string | null {
   const id = target.startsWith(`${RELEASES}/`) ? target.slice(RELEASES.length + 1) : '';
   return RELEASE_ID.test(id) ? id : null;
+}
+
+/** The release ids under `releases/`, newest first (ids sort by creation). */
+export function releaseIds(staticRoot: string): string[] {
+  try {
+    return readdirSync(join(staticRoot, RELEASES)).filter((id) => RELEASE_ID.test(id)).sort().reverse();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Why release `id` cannot be served, or null when it is complete: the folder exists, its
+ * `hosts.json` (written last, once every other file of the release is) reads, and every host it
+ * lists has its `builds/latest.json` and the meta that names. A few small reads: called at start
+ * and before every clean-up. (A manifest that is there but truncated is damage, not an unfinished
+ * release: see release-check.ts.)
+ */
+export function releaseProblem(staticRoot: string, id: string): string | null {
+  const dir = releaseDir(staticRoot, id);
+  if (!existsSync(dir)) return `releases/${id} does not exist`;
+  let hosts: ReleaseHosts;
+  try {
+    hosts = JSON.parse(readFileSync(join(dir, HOSTS_FILE), 'utf8')) as ReleaseHosts;
+  } catch {
+    return `releases/${id} has no readable ${HOSTS_FILE} (not a finished release)`;
+  }
+  if (!hosts || typeof hosts.hosts !== 'object' || hosts.hosts === null) return `releases/${id}/${HOSTS_FILE} lists no hosts`;
+  for (const host of Object.keys(hosts.hosts)) {
+    const latestFile = join(dir, host, 'builds/latest.json');
+    if (!existsSync(latestFile)) return `releases/${id}/${host}/builds/latest.json is missing`;
+    let latestId: unknown;
+    try {
+      latestId = (JSON.parse(readFileSync(latestFile, 'utf8')) as { id?: unknown }).id;
+    } catch {
+      // Truncated: damage, reported and repaired by the next run (release-check.ts).
+      continue;
+    }
+    if (typeof latestId === 'string' && !existsSync(join(dir, host, 'builds/meta', `${latestId}.json`))) {
+      return `releases/${id}/${host}/builds/meta/${latestId}.json is missing`;
+    }
+  }
+  return null;
+}
+
+/** The newest complete release (see releaseProblem), or null when there is none. */
+export function newestCompleteRelease(staticRoot: string): string | null {
+  return releaseIds(staticRoot).find((id) => stagedBase(staticRoot, id) === null && releaseProblem(staticRoot, id) === null) ?? null;
+}
+
+/**
+ * Makes sure `live` names a complete release (call it holding the lock): when it names a missing
+ * or unfinished one, or there is none while a complete release exists, it is pointed at the
+ * newest complete release and an error names the problem. Nothing is removed. Returns the live
+ * release afterwards (null when there is none).
+ */
+export async function repairLive(staticRoot: string): Promise<string | null> {
+  const live = readPointer(staticRoot, LIVE);
+  let problem: string | null;
+  if (live) {
+    problem = releaseProblem(staticRoot, live);
+  } else {
+    let target: string | null = null;
+    try {
+      target = lstatSync(join(staticRoot, LIVE)).isSymbolicLink() ? readlinkSync(join(staticRoot, LIVE)) : '(not a symlink)';
+    } catch {
+      // No pointer at all: a first run, or one killed before its first publish.
+    }
+    problem = target === null ? 'there is no live pointer' : `it points at ${JSON.stringify(target)}, not at a release`;
+  }
+  if (!problem) return live;
+  const fallback = newestCompleteRelease(staticRoot);
+  if (!fallback) {
+    // A first run killed before its first publish leaves no pointer and nothing complete: nothing to say.
+    if (live) log.error(`the live release ${live} cannot be served (${problem}) and there is no complete release to fall back to: pages are rendered on demand until a prerender publishes one`);
+    return live;
+  }
+  await setPointer(staticRoot, LIVE, fallback);
+  log.error(`the live pointer was broken (${live ? `release ${live}: ${problem}` : problem}): it now points at the newest complete release, ${fallback}. Nothing was removed; to roll back, point live at a complete release (see docs/operations.md).`);
+  return fallback;
 }
 
 /** Points `live` or `previous` at a release in one atomic step: a new symlink beside it, renamed over it. */
@@ -244,13 +336,17 @@ export async function acquireLock(staticRoot: string): Promise<StaticLock> {
 }
 
 /**
- * Removes what an interrupted prerender left (call it holding the lock): release folders that are
- * neither live nor previous, pointer symlinks being swapped, folders of the old one-tree-per-host
- * layout, and temporary files of the search index. Returns the names removed.
+ * Removes what an interrupted prerender left (call it holding the lock): unfinished release
+ * folders (see releaseProblem) that are neither live nor previous, pointer symlinks being swapped,
+ * folders of the old one-tree-per-host layout, and temporary files of the search index. Returns
+ * the names removed. A broken `live` pointer is repaired first (repairLive).
+ *
+ * A complete release is kept (after a rollback or a repair it may be the one someone wants back),
+ * unless `superseded`: the clean-up right after a publish also removes the complete releases
+ * other than live and previous, so the output holds two releases (and the staged copy) again.
  */
-export async function cleanStatic(staticRoot: string, opts: { searchDir?: string } = {}): Promise<string[]> {
+export async function cleanStatic(staticRoot: string, opts: { searchDir?: string; superseded?: boolean } = {}): Promise<string[]> {
   const removed: string[] = [];
-  const keep = new Set([readPointer(staticRoot, LIVE), readPointer(staticRoot, PREVIOUS)].filter((id): id is string => !!id));
   let top: string[] = [];
   try {
     top = await readdir(staticRoot);
@@ -262,17 +358,19 @@ export async function cleanStatic(staticRoot: string, opts: { searchDir?: string
     await rm(join(staticRoot, name), { recursive: true, force: true });
     removed.push(name);
   }
+  const live = top.length ? await repairLive(staticRoot) : null;
+  const keep = new Set([live, readPointer(staticRoot, PREVIOUS)].filter((id): id is string => !!id));
   let releases: string[] = [];
   try {
     releases = await readdir(join(staticRoot, RELEASES));
   } catch {
     // No release yet.
   }
-  const live = readPointer(staticRoot, LIVE);
   for (const id of releases) {
     if (keep.has(id)) continue;
     // A finished staged copy of the live release is the next run's head start: kept.
     if (live && stagedBase(staticRoot, id) === live) continue;
+    if (!opts.superseded && RELEASE_ID.test(id) && releaseProblem(staticRoot, id) === null) continue;
     await rm(join(staticRoot, RELEASES, id), { recursive: true, force: true });
     removed.push(`${RELEASES}/${id}`);
   }
@@ -306,7 +404,9 @@ export async function tidyStatic(staticRoot: string, opts: { searchDir?: string 
     return [];
   }
   try {
-    return await cleanStatic(staticRoot, opts);
+    const removed = await cleanStatic(staticRoot, opts);
+    if (removed.length) log.info(`removed what an interrupted prerender left: ${removed.join(', ')}`);
+    return removed;
   } catch (err) {
     log.warn(`could not remove leftovers in ${staticRoot}: ${(err as Error).message}`);
     return [];

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getLogger } from '../lib/log/index.ts';
 import { captureLogs, type CapturedLogs } from '../lib/log/testing.ts';
 import { inRequestContext, requestIdFrom, withRequestId } from './request-id.ts';
+import { DOWNLOAD_PATH, downloadLink } from '../features/tickets/proxy.server.ts';
+import type { TicketingConfig } from '../lib/ticketing/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -63,6 +65,18 @@ describe('withRequestId', () => {
     expect(lines.map((l) => l.msg)).toEqual(['handling', 'after a timer', expect.stringMatching(/^GET \/en 200 in \d+ ms$/)]);
     expect(lines.at(-1)).toMatchObject({ component: 'http', level: 'info', method: 'GET', path: '/en', status: 200, ms: expect.any(Number), aborted: false });
     expect(logs.lines.every((l) => typeof l.reqId === 'string')).toBe(true);
+  });
+
+  it('logs a sealed download link without its seal, in the request line and anywhere else', async () => {
+    const link = downloadLink({ linkSecret: 'a-link-secret' } as TicketingConfig, 'u1', 'eyJhbGciOi.eyJzdWIi.c2ln', '/attachments/att-1');
+    const seal = link.slice(DOWNLOAD_PATH.length);
+    await fetch(`${origin}${link}`, { headers: { 'X-Request-Id': 'sealed-1' } });
+    const lines = await linesOf('sealed-1');
+    const text = logs.text();
+    expect(text).not.toContain(seal);
+    expect(text).not.toContain(seal.slice(0, 24));
+    expect(lines.find((l) => l.component === 'http')).toMatchObject({ path: `${DOWNLOAD_PATH}[redacted]`, msg: expect.stringContaining(`GET ${DOWNLOAD_PATH}[redacted] 200`) });
+    expect(lines.find((l) => l.msg === 'after a timer')).toMatchObject({ path: `${DOWNLOAD_PATH}[redacted]` });
   });
 
   it('generates an id for a request without a safe one and uses it for the lines and the header', async () => {

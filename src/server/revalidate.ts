@@ -21,10 +21,16 @@ const MAX_BODY = 64 * 1024;
 
 /**
  * POST /api/revalidate's declared limits: JSON of at most 64 KiB (or no body); a content hub's
- * webhook fires once per publish, so 60 requests per client and minute (counted before the secret
- * is checked, which also slows down guessing it).
+ * webhook fires once per publish, so 60 requests per client and minute with the right secret.
  */
 export const REVALIDATE_LIMITS: EndpointLimits = { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 60, windowMs: 60_000 } };
+
+/**
+ * Requests with a missing or wrong secret count against a budget of their own per client, 10 a
+ * minute (it slows down guessing the secret): they cannot use up the budget of the right secret,
+ * so a client guessing from the content hub's address (a shared egress) does not block its webhooks.
+ */
+export const WRONG_SECRET_LIMIT = { limit: 10, windowMs: 60_000 } as const;
 
 export const RevalidateBody = v.strictObject({
   ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty('ids must not contain empty strings'), v.maxLength(64))), v.maxLength(1000, 'At most 1000 ids'))),
@@ -184,6 +190,7 @@ export function createRevalidation(opts: {
   }
 
   const limiter = rateLimiter(REVALIDATE_LIMITS.rateLimit!);
+  const wrongLimiter = rateLimiter(WRONG_SECRET_LIMIT);
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
@@ -192,17 +199,19 @@ export function createRevalidation(opts: {
       json(res, 405, { error: 'Use POST' });
       return true;
     }
-    const hit = limiter.hit(req.socket?.remoteAddress ?? 'unknown');
+    const secret = opts.env.REVALIDATE_SECRET;
+    // Constant time (secret.ts): which budget a request counts against tells nothing of the secret but whether it matched, as the 401 does.
+    const authorized = secretMatches(givenSecret(req.headers), secret);
+    const hit = (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
     if (!hit.allowed) {
       await send(res, rateLimited(hit.retryAfterSeconds, 'message'));
       return true;
     }
-    const secret = opts.env.REVALIDATE_SECRET;
     if (!secret) {
       json(res, 503, { error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
       return true;
     }
-    if (!secretMatches(givenSecret(req.headers), secret)) {
+    if (!authorized) {
       json(res, 401, { error: 'Missing or wrong revalidation secret' });
       return true;
     }

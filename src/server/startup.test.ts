@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cannotStartMessage, hasPublishedRelease, probeContentHub, retryWithBackoff } from './startup.ts';
@@ -52,6 +52,18 @@ describe('start-up checks', () => {
     expect(hasPublishedRelease(dist)).toBe(false);
     await writeFile(join(host, 'latest.json'), JSON.stringify({ id: 'r1', timestamp: '2026-01-01T00:00:00Z' }));
     await writeFile(join(host, 'meta/r1.json'), JSON.stringify({ id: 'r1', timestamp: '', appBuildId: 'b', routes: {}, redirects: [] }));
+    expect(hasPublishedRelease(dist)).toBe(true);
+  });
+
+  it('count a complete release the start falls back to when the live pointer is broken', async () => {
+    const staticRoot = join(dist, 'static');
+    const host = join(releaseDir(staticRoot, 'release0001'), 'localhost');
+    await mkdir(join(host, 'builds/meta'), { recursive: true });
+    await writeFile(join(host, 'builds/latest.json'), JSON.stringify({ id: 'r1', timestamp: '2026-01-01T00:00:00Z' }));
+    await writeFile(join(host, 'builds/meta/r1.json'), JSON.stringify({ id: 'r1', timestamp: '', appBuildId: 'b', routes: {}, redirects: [] }));
+    await writeFile(join(releaseDir(staticRoot, 'release0001'), 'hosts.json'), JSON.stringify({ main: 'localhost', hosts: { localhost: 'http://localhost:4321' } }));
+    // A mistyped rollback: live names a release that does not exist.
+    await symlink('releases/release0009', join(staticRoot, 'live'));
     expect(hasPublishedRelease(dist)).toBe(true);
   });
 

@@ -2,10 +2,18 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentConfig, type ServerEnv } from './env.ts';
 import { StaticSite } from './static-site.ts';
+import { newestCompleteRelease } from './release.ts';
 import { getSystemData } from '../lib/content/index.ts';
 
-/** Whether dist/static holds a published release of at least one host (something to serve). */
+/**
+ * Whether dist/static holds a published release of at least one host (something to serve): the
+ * live one, or, when the live pointer is broken, a complete release the start falls back to (repairLive).
+ */
 export function hasPublishedRelease(distDir: string): boolean {
+  return hasLiveHost(distDir) || newestCompleteRelease(join(distDir, 'static')) !== null;
+}
+
+function hasLiveHost(distDir: string): boolean {
   // The host trees of the live release (through its pointer).
   const site = new StaticSite(join(distDir, 'static'));
   let hosts: string[];

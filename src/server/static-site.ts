@@ -22,11 +22,16 @@ export interface StaticFile {
 const FILE_CACHE_BYTES = 64 * 1048576;
 const FILE_CACHE_MAX_ENTRY = 4 * 1048576;
 
+/** Bytes of a route's `index.html`, `index.html.br` and `index.html.gz` as written (0: no such sibling). */
+export type RouteSizes = [html: number, br: number, gz: number];
+
 /** One prerendered route of a host, as recorded in `builds/meta/<id>.json`. */
 export interface RouteRule {
   fingerprint: string;
   /** The CSP Astro computed for the page (sent as a header too). */
   csp: string | null;
+  /** What the prerender wrote, to find a damaged file (release-check.ts); absent in older metas. */
+  sizes?: RouteSizes;
 }
 
 export interface BuildMeta {

@@ -85,6 +85,18 @@ test.describe('path traversal on the static server', () => {
     }
   });
 
+  test('a page rendered on demand as not found says 404 Not Found and how long it may be cached', async () => {
+    const headerOf = (text: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(text.split('\r\n\r\n')[0]!)?.[1]?.trim();
+    const missing = await rawBytes('GET /en/no-such-page-e2e HTTP/1.1');
+    expect(missing.text.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(headerOf(missing.text, 'x-render')).toBe('on-demand');
+    expect(headerOf(missing.text, 'cache-control')).toBe('public, max-age=60');
+    // With a cookie (a next-release or draft preview, a grant) the answer may be personal: never stored.
+    const withCookie = await rawBytes('GET /en/no-such-page-e2e HTTP/1.1', `Host: localhost:${PORT}\r\nCookie: nextRelease=true\r\nConnection: close\r\n`);
+    expect(withCookie.text.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(headerOf(withCookie.text, 'cache-control')).toBe('no-store');
+  });
+
   test('a raw NUL or control byte in the request line is refused by the parser with 400 and a message', async () => {
     for (const target of ['/en\u0000', '/sitemap.xml\u0000.html', '/en\u0001/x']) {
       const res = await rawBytes(`GET ${target} HTTP/1.1`);

@@ -6,6 +6,7 @@ import { graphqlMultipart, startDemoIdentity, startDemoTicketing, type DemoIdent
 import { MAX_PROXY_BODY_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, sealLink } from '../../lib/ticketing/links.server.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
+import { MULTIPART_UPLOADS } from '../../lib/http/upload-guard.ts';
 import { DOWNLOAD_PATH, getDownload, postGraphQL, statusForAnswer, TOO_LARGE_MESSAGE, UNAVAILABLE_MESSAGE } from './proxy.server.ts';
 
 // The tickets proxy against the real identity emulator (bearer verification) and either the real
@@ -164,6 +165,10 @@ describe('POST /api/ticketing/graphql', () => {
     expect(fake.requests[0]!.bytes).toBe(total);
     expect(peak - before).toBeLessThan(40 * 1024 * 1024);
   }, 60_000);
+
+  it('declares the upload guard for multipart bodies: a cap per client and a minimum rate (upload-guard.ts)', () => {
+    expect(postGraphQL.limits.upload).toBe(MULTIPART_UPLOADS);
+  });
 
   it('refuses other content types with 415', async () => {
     const req = new Request('http://localhost/api/ticketing/graphql', { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${tokens.claire}` }, body: '{}' });

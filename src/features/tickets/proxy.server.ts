@@ -2,6 +2,7 @@ import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
+import { MULTIPART_UPLOADS } from '../../lib/http/upload-guard.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
@@ -116,6 +117,7 @@ export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
   tooLargeMessage: TOO_LARGE_MESSAGE,
   answerFields: { limit: MAX_UPLOAD_BYTES },
   streams: true,
+  upload: MULTIPART_UPLOADS,
 };
 
 /** POST /api/ticketing/graphql behind its limits. */

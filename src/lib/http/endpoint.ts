@@ -10,8 +10,9 @@
  *   // src/pages/api/thing.ts
  *   export const { POST, ALL } = apiRoute({ POST: postThing });
  */
-import { bodyRefusal, checkBodyHeaders, errorBody, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
+import { bodyRefusal, checkBodyHeaders, errorBody, hasBody, mediaType, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
 import { clientKey, rateLimiter, type RateLimiter } from './rate-limit.ts';
+import { tooManyUploads, UploadSlots, uploadTooSlow, watchUploadRate, type UploadRule } from './upload-guard.ts';
 
 /** A per-client limit: `limit` requests per `windowMs`. */
 export interface RateRule {
@@ -40,6 +41,11 @@ export interface EndpointLimits {
    * counted by the wrapper (read into memory up to the limit) before the handler runs.
    */
   streams?: true;
+  /**
+   * Bodies of these types are uploads (a `streams` endpoint): at most `maxPerClient` at once per
+   * client (429), and a minimum transfer rate (408). See upload-guard.ts.
+   */
+  upload?: UploadRule;
 }
 
 type Handler<C> = (context: C) => Response | Promise<Response>;
@@ -60,8 +66,9 @@ export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code
  * The handler behind its limits: rate limit first (when the wrapper applies it), then the body's
  * headers. `limiter` for tests (default: one limiter per endpoint and process).
  */
-export function endpoint<C extends { request: Request; clientAddress?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter): LimitedHandler<C> {
+export function endpoint<C extends { request: Request; clientAddress?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
   const rule = limits.rateLimit;
+  const slots = limits.upload ? (uploadSlots ?? new UploadSlots()) : null;
   const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter(rule)) : null;
   const extra = limits.answerFields ?? {};
   const wrapped = async (context: C): Promise<Response> => {
@@ -72,6 +79,23 @@ export function endpoint<C extends { request: Request; clientAddress?: string }>
     const refused = checkBodyHeaders(context.request, limits.body);
     const tooLarge = () => bodyRefusal('too-large', limits.body, { style: limits.errorStyle, extra, message: limits.tooLargeMessage });
     if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra });
+    const upload = limits.upload;
+    if (upload && slots && context.request.body && hasBody(context.request) && upload.types.includes(mediaType(context.request.headers))) {
+      const release = slots.take(clientKey(context), upload.maxPerClient);
+      if (!release) return tooManyUploads(upload, limits.errorStyle, extra);
+      let slow = false;
+      const watched = watchUploadRate(context.request.body, upload, () => { slow = true; });
+      const req = context.request;
+      const measured = new Request(req.url, { method: req.method, headers: req.headers, body: watched.body, signal: req.signal, duplex: 'half' } as RequestInit);
+      try {
+        const answer = await handler(Object.create(context, { request: { value: measured } }) as C);
+        // Whatever the handler made of the failed body (its upstream call failed), the client hears why.
+        return slow ? uploadTooSlow(upload, limits.errorStyle, extra) : answer;
+      } finally {
+        watched.stop();
+        release();
+      }
+    }
     if (limits.streams || limits.body.types.length === 0) return handler(context);
     const counted = await withCountedBody(context.request, limits.body.maxBytes);
     if (!counted) return tooLarge();

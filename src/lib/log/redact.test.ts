@@ -25,6 +25,11 @@ describe('scrubText', () => {
     expect(scrubText('revalidate with local-secret-0123 failed', ['local-secret-0123'])).toBe('revalidate with [redacted] failed');
   });
 
+  it('drops the seal of a download link and keeps its path', () => {
+    expect(scrubText('GET /api/ticketing/download/AbC-d_9xYz0123456789abcdefghijklmnopqrstuvwxyz 200 in 3 ms')).toBe('GET /api/ticketing/download/[redacted] 200 in 3 ms');
+    expect(scrubText('fetch https://www.example.com/api/ticketing/download/AbC-d_9?x=1 failed')).toBe('fetch https://www.example.com/api/ticketing/download/[redacted]?x=1 failed');
+  });
+
   it('leaves ordinary messages alone', () => {
     for (const text of ['pageByPath {"site":"main","path":"en/about"} 12 ms', 'Missing or wrong revalidation secret', 'Access token not found in response', 'GET /en 200']) {
       expect(scrubText(text)).toBe(text);

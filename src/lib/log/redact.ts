@@ -1,8 +1,8 @@
 /**
  * Keeps secrets out of log lines: values under sensitive keys are replaced, and free text
  * (messages, error messages and stacks, strings anywhere in a log object) is scrubbed of
- * authorization and cookie headers, bearer and basic credentials, JWTs, `password=`-style pairs
- * and the literal secret values the process was configured with. Pure: no Node APIs.
+ * authorization and cookie headers, bearer and basic credentials, JWTs, `password=`-style pairs,
+ * the seal of a download link and the literal secret values the process was configured with. Pure: no Node APIs.
  */
 export const REDACTED = '[redacted]';
 
@@ -18,6 +18,12 @@ export const REDACT_PATHS = [
   '*.password', '*.secret', '*.token', '*.cookie', '*.authorization',
 ];
 
+/**
+ * A sealed download link of the tickets proxy (`/api/ticketing/download/<sealed>`, see
+ * features/tickets/proxy.server.ts DOWNLOAD_PATH): whoever has it downloads the file for a few
+ * minutes, so a log line keeps the path and drops the seal.
+ */
+const SEALED_LINK = /(\/api\/ticketing\/download\/)[A-Za-z0-9_-]+/g;
 const HEADER = /\b(authorization|proxy-authorization|cookie|set-cookie|x-revalidate-secret|x-api-key)((?:"|')?\s*[:=]\s*(?:"|')?)([^\r\n"']*)/gi;
 const SCHEME = /\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
@@ -33,6 +39,7 @@ export function scrubText(text: string, secrets: readonly string[] = []): string
     .replace(HEADER, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(JWT, REDACTED)
+    .replace(SEALED_LINK, (_m, path: string) => `${path}${REDACTED}`)
     .replace(JSON_PAIR, (_m, name: string) => `"${name}":"${REDACTED}"`)
     .replace(PAIR, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`);
 }

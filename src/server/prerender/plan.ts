@@ -20,7 +20,10 @@ export interface PlanInput<R extends PlanRoute> {
   routes: R[];
   /** A host's meta in the live release, or null when the live release has none for it. */
   previous(host: string): BuildMeta | null;
-  /** Whether the live release still holds the HTML of a route it lists. */
+  /**
+   * Whether the live release still holds the files of a route it lists as they were written (its
+   * HTML there, of the recorded sizes: release-check.ts): a missing or truncated file is rendered again.
+   */
   hasFile(host: string, path: string): boolean;
   /** Hosts of the live release (its hosts.json); empty when nothing is live. */
   liveHosts: string[];
@@ -38,7 +41,7 @@ export interface HostPlan<R extends PlanRoute> {
 }
 
 /**
- * Decides per host which routes are rendered (new, changed fingerprint, forced, or files missing),
+ * Decides per host which routes are rendered (new, changed fingerprint, forced, or files missing or damaged),
  * kept (unchanged fingerprint) or removed (gone from the route set), and whether a new release
  * is needed at all. Pure but for the two look-ups into the live release it is given.
  */
@@ -68,7 +71,7 @@ export function planRelease<R extends PlanRoute>(input: PlanInput<R>): { hosts: 
       fingerprints[r.path] = routeFingerprint(input.appInput, `${r.origin}${r.path}`, r.recordHashes);
       byPath.set(r.path, r);
       if (input.force?.all || r.keys.some((k) => forceIds.has(k) || forceSlugs.has(k))) force.add(r.path);
-      // A route whose files went missing is rendered again.
+      // A route whose files went missing or were cut short is rendered again.
       else if (prevRoutes[r.path] && !input.hasFile(host, r.path)) force.add(r.path);
     }
     return { host, previous, fingerprints, byPath, diff: diffRoutes(prevRoutes, fingerprints, force) };

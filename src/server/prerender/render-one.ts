@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { payloadOf, type PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
+import type { RouteSizes } from '../static-site.ts';
 import { cspForPage, withCspMeta } from '../headers.ts';
 import { makeRouteFolder, writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
@@ -19,6 +20,8 @@ export interface RenderOutcome {
   path: string;
   status: number;
   csp: string | null;
+  /** Bytes of the `index.html` written and its siblings (a 200 only). */
+  sizes?: RouteSizes;
 }
 
 export interface RenderApp {
@@ -37,8 +40,9 @@ export async function renderOne(app: RenderApp, job: RenderJob, shared: { system
     const dir = routeDir(job.hostDir, job.path);
     // A route the release did not have yet (its folder made here) has nothing to unlink.
     const fresh = await makeRouteFolder(dir);
-    await writeReleaseFile(join(dir, 'index.html'), html, { fresh });
+    const sizes = await writeReleaseFile(join(dir, 'index.html'), html, { fresh });
     await writeReleaseFile(join(dir, '_payload.json'), JSON.stringify(payloadOf(job.model)), { fresh });
+    return { host: job.host, path: job.path, status: res.status, csp, sizes };
   }
   return { host: job.host, path: job.path, status: res.status, csp };
 }

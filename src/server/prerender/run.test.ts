@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -459,6 +459,41 @@ describe('prerender: compressed siblings', () => {
     // The previous release, still served to requests in flight, has its own.
     const previous = join(staticRoot, 'releases', first.releaseId!, HOST, 'en/about-us/index.html.br');
     expect(readFileSync(previous).equals(before)).toBe(true);
+  });
+
+  it('records the bytes of every page and its siblings in the meta, and of the manifests in hosts.json', async () => {
+    const { releaseId } = await run(BIG);
+    const size = (rel: string) => statSync(file(rel)).size;
+    expect(liveMeta().routes['/en/about-us']!.sizes).toEqual([size('en/about-us/index.html'), size('en/about-us/index.html.br'), size('en/about-us/index.html.gz')]);
+    const hosts = JSON.parse(readFileSync(join(live(), 'hosts.json'), 'utf8')) as { sizes: Record<string, number> };
+    expect(hosts.sizes).toEqual({ [`${HOST}/builds/latest.json`]: size('builds/latest.json'), [`${HOST}/builds/meta/${releaseId}.json`]: size(`builds/meta/${releaseId}.json`) });
+  });
+
+  it('renders again a route whose page or sibling was cut short in the live release', async () => {
+    await run(BIG);
+    await truncate(file('en/about-us/index.html'), 200);
+    await truncate(file('en/contact/index.html.gz'), 20);
+    const result = await run(BIG);
+    expect(rendered.sort()).toEqual(['/en/about-us', '/en/contact']);
+    expect(result).toMatchObject({ rendered: 2, unchanged: 1 });
+    expect(liveText('/en/about-us')).toBe('<p>/en/about-us v1</p>');
+    expect(gunzipSync(readFileSync(file('en/contact/index.html.gz'))).equals(readFileSync(file('en/contact/index.html')))).toBe(true);
+  });
+
+  it('publishes a new release with new manifests when the live latest.json or meta was cut short', async () => {
+    const first = await run(BIG);
+    await truncate(file('builds/latest.json'), 10);
+    const second = await run(BIG);
+    // The meta was intact: nothing to render, but a release with a readable latest.json.
+    expect(rendered).toEqual([]);
+    expect(second).toMatchObject({ rendered: 0, unchanged: 3 });
+    expect(second.releaseId).not.toBe(first.releaseId);
+    expect(liveMeta().id).toBe(second.releaseId);
+    // A meta cut short loses the rules: everything is rendered again.
+    await truncate(file(`builds/meta/${second.releaseId}.json`), 30);
+    const third = await run(BIG);
+    expect(rendered.sort()).toEqual(['/en', '/en/about-us', '/en/contact']);
+    expect(liveMeta().id).toBe(third.releaseId);
   });
 
   it('removes the siblings with a route that vanished', async () => {

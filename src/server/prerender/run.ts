@@ -1,9 +1,10 @@
 import { renderEnv, searchConfig as searchConfigOf, servicesFromEnv, upstreamTimeouts, type ServerEnv } from '../env.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
+import { readHostBuild, readReleaseHosts, routeFilesIntact } from '../release-check.ts';
 import { collect, prerenderHost, type Collected, type CollectTargets, type HostMode } from './collect.ts';
 import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import { planRelease } from './plan.ts';
@@ -150,23 +151,6 @@ export function loadEntry(distDir: string): Promise<BuiltEntry> {
   return p;
 }
 
-function readHosts(root: string): ReleaseHosts | null {
-  try {
-    return JSON.parse(readFileSync(join(root, HOSTS_FILE), 'utf8')) as ReleaseHosts;
-  } catch {
-    return null;
-  }
-}
-
-function readPrevious(hostDir: string): BuildMeta | null {
-  try {
-    const latest = JSON.parse(readFileSync(join(hostDir, 'builds/latest.json'), 'utf8')) as LatestBuild;
-    return JSON.parse(readFileSync(join(hostDir, 'builds/meta', `${latest.id}.json`), 'utf8')) as BuildMeta;
-  } catch {
-    return null;
-  }
-}
-
 /** Where a run gets the built app and the records from; tests pass fakes (no build, no services). */
 export interface PrerenderDeps {
   loadEntry?: (distDir: string) => Promise<BuiltEntry>;
@@ -202,11 +186,20 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   const app = appHash(appInput);
   const liveId = readPointer(staticRoot);
   const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
-  const liveMeta = new Map<string, BuildMeta | null>();
-  const metaOf = (host: string) => {
-    if (!liveMeta.has(host)) liveMeta.set(host, liveRoot ? readPrevious(join(liveRoot, host)) : null);
-    return liveMeta.get(host)!;
+  const liveHosts = liveRoot ? readReleaseHosts(liveRoot) : null;
+  // Each host's build in the live release; a manifest not as written (release-check.ts) reads as missing.
+  const liveBuilds = new Map<string, ReturnType<typeof readHostBuild>>();
+  const buildOf = (host: string) => {
+    let build = liveBuilds.get(host);
+    if (!build) {
+      build = liveRoot && liveId ? readHostBuild(liveRoot, liveHosts, host, liveId) : { latest: null, meta: null };
+      liveBuilds.set(host, build);
+    }
+    return build;
   };
+  const metaOf = (host: string) => buildOf(host).meta;
+  // A route's files in the live release as its meta recorded them (sizes), else it is rendered again.
+  const liveFilesIntact = (host: string, path: string) => !!liveRoot && routeFilesIntact(routeDir(join(liveRoot, host), path), metaOf(host)?.routes[path]?.sizes);
 
   // A webhook that named records: collect only what they affect, when the live release says what that is.
   let targeting: Targeting | null = null;
@@ -249,8 +242,8 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
         const id = routeId(host, path);
         if (affected.has(id)) return null;
         const r = byId.get(id);
-        // Kept only with its rule and its file in the live release.
-        return r && metaOf(host)?.routes[path] && existsSync(join(routeDir(join(liveRoot!, host), path), 'index.html')) ? r : null;
+        // Kept only with its rule and its files (as written) in the live release.
+        return r && metaOf(host)?.routes[path] && liveFilesIntact(host, path) ? r : null;
       },
       routesOf: (host, locale, source) => bySource.get(`${host}\n${locale}\n${source}`) ?? [],
     };
@@ -277,17 +270,18 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   let releaseRoot = releaseDir(staticRoot, releaseId);
   const timestamp = new Date().toISOString();
 
-  const liveHosts = liveRoot ? readHosts(liveRoot) : null;
   const planned = planRelease({
     appInput,
     hosts: [...collected.hosts.keys()],
     routes: collected.routes,
     previous: metaOf,
-    hasFile: (host, path) => !!liveRoot && existsSync(join(routeDir(join(liveRoot, host), path), 'index.html')),
+    hasFile: liveFilesIntact,
     liveHosts: Object.keys(liveHosts?.hosts ?? {}),
     force: opts.force,
   });
-  const changed = planned.changed;
+  // A live host whose latest.json is damaged (its meta read by the release id) needs a new release for a new one.
+  const damagedLatest = planned.hosts.some((p) => p.previous && !buildOf(p.host).latest);
+  const changed = planned.changed || damagedLatest;
   // The link copy of the live release, staged after the last publish, when there is one.
   const linkStart = performance.now();
   const staged = changed && liveId ? await takeStaged(staticRoot, liveId, planned.hosts.filter((p) => p.previous).map((p) => p.host)) : null;
@@ -336,7 +330,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     ...(opts.workerExecArgv ? { workerExecArgv: opts.workerExecArgv } : {}),
     onOutcome: (o) => {
       if (o.status !== 200) failed.push(`${o.host}${o.path} (${o.status})`);
-      else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp };
+      else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp, ...(o.sizes ? { sizes: o.sizes } : {}) };
       done++;
       if (done === Math.ceil(total / 2)) opts.onStep?.('half-rendered');
       const now = performance.now();
@@ -406,11 +400,17 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     }
   };
   if (!deferTail) await writeSitemaps();
+  // Bytes of every manifest written, recorded in hosts.json (release-check.ts).
+  const sizes: Record<string, number> = {};
   for (const plan of plans) {
     const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: rules.get(plan.host)!, redirects: collected.redirects };
-    await write(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), JSON.stringify(meta));
+    const metaText = JSON.stringify(meta);
+    await write(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), metaText);
+    sizes[`${plan.host}/builds/meta/${releaseId}.json`] = Buffer.byteLength(metaText);
     // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
-    await write(join(plan.hostDir, 'builds/latest.json'), JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild));
+    const latestText = JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild);
+    await write(join(plan.hostDir, 'builds/latest.json'), latestText);
+    sizes[`${plan.host}/builds/latest.json`] = Buffer.byteLength(latestText);
   }
   // The route index of the release: what a later targeted run keeps without building (see targets.ts).
   const indexed: IndexedRoute[] = [];
@@ -430,7 +430,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
   };
   if (!deferTail) await writeRouteIndex();
   const main = collected.system.sites.find((s) => s.isMain);
-  const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts) };
+  const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts), sizes };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
   opts.onStep?.('manifests-written');
   // Every file of the release is written: make it live in one step, then drop the releases
@@ -467,7 +467,8 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     await writeRouteIndex();
     await writeSitemaps();
   }
-  await cleanStatic(staticRoot, { searchDir });
+  // The releases this publish superseded go (all but live and previous).
+  await cleanStatic(staticRoot, { searchDir, superseded: true });
   opts.onStep?.('cleaned');
   // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
   const stageStart = performance.now();

@@ -1,6 +1,7 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compressedSiblingsSync } from '../../lib/fs/compress.ts';
+import type { RouteSizes } from '../static-site.ts';
 
 /**
  * Writes a file of an UNPUBLISHED release (the prerender's pages and payloads), never in place: a
@@ -13,13 +14,17 @@ import { compressedSiblingsSync } from '../../lib/fs/compress.ts';
  * The writes go to the thread pool: on this machine's disk a full run writes about 1 GB, and
  * written synchronously a render thread spent a third of its time blocked in write(2); now it
  * renders the next pages while the disk takes these.
+ *
+ * Returns the bytes written: the file, its `.br` and its `.gz` (0 for a sibling not written), which
+ * the meta records so a damaged file is found later (release-check.ts).
  */
-export async function writeReleaseFile(file: string, data: string | Uint8Array, opts: { fresh?: boolean } = {}): Promise<void> {
+export async function writeReleaseFile(file: string, data: string | Uint8Array, opts: { fresh?: boolean } = {}): Promise<RouteSizes> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const { br, gz } = compressedSiblingsSync(bytes);
   const write = opts.fresh ? writeNew : writeUnlinked;
   await write(file, bytes);
   await Promise.all([write(`${file}.br`, br), write(`${file}.gz`, gz)]);
+  return [bytes.byteLength, br?.byteLength ?? 0, gz?.byteLength ?? 0];
 }
 
 /**
