@@ -37,6 +37,9 @@ describe('editor session values', () => {
     const longer = Buffer.from(JSON.stringify({ ...payloadOf(value), exp: T0 / 1000 + 365 * 86400 })).toString('base64url');
     for (const forged of ['', 'forged', `${value}x`, `${longer}.${mac}`, `${body}.${mac.slice(0, -4)}AAAA`, HASH_A]) expect(readEditorSession(forged, HASH_A, T0), forged).toBeNull();
     expect(readEditorSession(value, HASH_B, T0)).toBeNull();
+    // Issued in the future (beyond a minute of clock skew between instances).
+    expect(readEditorSession(newEditorSession(HASH_A, T0 + 120_000), HASH_A, T0)).toBeNull();
+    expect(readEditorSession(newEditorSession(HASH_A, T0 + 30_000), HASH_A, T0)).not.toBeNull();
     expect(readEditorSession(value, undefined, T0)).toBeNull();
     // A handoff token (another purpose) is no session, even if it were signed with the same key.
     expect(readEditorSession(signValue({ purpose: 'editor-handoff', sid: payloadOf(value).sid, iat: T0 / 1000 }, 'k', 60, T0), HASH_A, T0)).toBeNull();
