@@ -29,8 +29,8 @@ if (!process.env.KMX_E2E_FORMS_FRESH) {
 }
 
 /**
- * The editor-area password of the e2e server. Its hash is made once per run (the runner's
- * environment reaches its workers), so tests can derive the editor cookie from it.
+ * The editor-area password of the e2e server (its hash is made once per run). Tests get editor
+ * sessions by signing in with it (tests/e2e/fixtures/editor.ts).
  */
 export const E2E_EDITOR_PASSWORD = 'e2e-editor-password';
 process.env.KMX_E2E_EDITOR_HASH ??= hashPasswordSync(E2E_EDITOR_PASSWORD, { N: 2 ** 14, r: 8, p: 1 });

@@ -17,6 +17,7 @@ import { withIdentityProvider } from './features/sign-in/csp.ts';
 import { isEditorRequest } from './features/editor/session.server.ts';
 import { acceptHandoff } from './features/editor/handoff.server.ts';
 import { draftPreview } from './features/draft-preview/middleware.server.ts';
+import { PREVIEW_COOKIE, PREVIEW_PARAM } from './features/draft-preview/mode.ts';
 
 const log = getLogger('render');
 
@@ -131,10 +132,13 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   const req = resolution.ctx;
   // An editor arriving from the main host's editor area on a site with a host of its own: the
   // handoff token becomes this host's editor cookie (src/features/editor/handoff.server.ts).
-  const handoff = acceptHandoff(url, services.editorPasswordHash);
+  const handoff = await acceptHandoff(url, services.editorPasswordHash, services.sharedState);
   if (handoff) return handoff;
   // The editor's draft preview (src/features/draft-preview/): stage, fresh draft data, no-store + noindex.
-  const preview = draftPreview(context, () => isEditorRequest(context.request, services.editorPasswordHash));
+  // The editor session is checked (a look-up in the shared state) only for a request that asks for the preview.
+  const asksForPreview = url.searchParams.has(PREVIEW_PARAM) || cookies.get(PREVIEW_COOKIE) !== undefined;
+  const editor = asksForPreview && await isEditorRequest(context.request, services.editorPasswordHash, services.sharedState);
+  const preview = draftPreview(context, () => editor);
   if (preview.redirect) return preview.redirect;
   // The customer area and the callback on a site other than the main site, or under a locale the
   // site does not have (`/xx/mykomax`): that site's 404, never stored. Their own route files would

@@ -8,6 +8,7 @@ import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
 import { isPasswordHash } from '../lib/crypto/password.ts';
+import { memorySharedState } from '../lib/shared-state/index.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
@@ -110,6 +111,13 @@ const PROCESS_LINK_SECRET = randomBytes(32).toString('hex');
 /** The protected-page grant secret of this process when PAGE_GRANT_SECRET is unset. */
 const PROCESS_GRANT_SECRET = randomBytes(32).toString('hex');
 
+/**
+ * The shared state of this process (editor session revocations, used handoff tokens): one per
+ * process, whatever number of times the services are configured. In memory until a shared store
+ * (Redis) replaces it; see docs/operations.md, "Several server instances".
+ */
+const PROCESS_SHARED_STATE = memorySharedState();
+
 /** The ticketing service's config: endpoint (with its fallback), debug level (the server's LOG_LEVEL), link secret, timeouts. */
 export function ticketingConfig(env: ServerEnv): TicketingConfig {
   return {
@@ -147,6 +155,7 @@ export function servicesFromEnv(env: ServerEnv): Services {
     ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
     ...(env.EDITOR_PASSWORD_HASH ? { editorPasswordHash: env.EDITOR_PASSWORD_HASH } : {}),
     pageGrantSecret: env.PAGE_GRANT_SECRET ?? PROCESS_GRANT_SECRET,
+    sharedState: PROCESS_SHARED_STATE,
     thirdParty: {
       consentScriptUrl: env.COOKIE_CONSENT_SCRIPT_URL,
       consentId: env.COOKIE_CONSENT_ID,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, expectNoAxeViolations, hub, PORT, raw } from './fixtures/index.ts';
-import { E2E_EDITOR_PASSWORD, editorCookieHeader, editorCookieValue, signInAsEditor } from './fixtures/editor.ts';
+import { E2E_EDITOR_PASSWORD, editorCookieHeader, editorCookieValue, newEditorSessionValue, signInAsEditor } from './fixtures/editor.ts';
 
 // The editor area (spec §4 Editor, §6, §7): sign-in, the navigation and pages of a stage, the
 // translation workflow, logout, and the editor APIs.
@@ -40,7 +40,11 @@ test('sign-in: a wrong password shows the wrong-password state, the right one th
   await expect(page).toHaveURL(/\/en\/editor$/);
 
   const cookie = (await context.cookies()).find((c) => c.name === 'kmx_editor');
-  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', value: editorCookieValue() });
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  // The value is a session of its own, which the server confirms (a new one per sign-in).
+  expect(cookie!.value).not.toBe(editorCookieValue());
+  const confirmed = await raw('/api/editor-area-autentication', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash: cookie!.value }) });
+  expect(JSON.parse(confirmed.text)).toEqual({ success: true });
   const lifetime = cookie!.expires - Date.now() / 1000;
   expect(lifetime).toBeGreaterThan(NINETY_DAYS - 3600);
   expect(lifetime).toBeLessThanOrEqual(NINETY_DAYS + 60);
@@ -199,6 +203,77 @@ test('logout clears the editor cookie', async ({ page, context, consoleErrors })
   expect((await context.cookies()).some((c) => c.name === 'kmx_editor')).toBe(false);
 });
 
+test('after logout the old cookie no longer opens the editor area or its APIs (the session is revoked, not only the cookie cleared)', async ({ page, context, consoleErrors }) => {
+  void consoleErrors;
+  const old = await signInAsEditor(context);
+  await page.goto('/en/editor');
+  await expect(page.getByRole('heading', { level: 1, name: 'Editor area' })).toBeVisible();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Editor sign-in' })).toBeVisible();
+
+  // The cookie as it was before the logout (a copy kept by whoever had it).
+  await context.addCookies([{ name: 'kmx_editor', value: old, domain: 'localhost', path: '/', httpOnly: true, sameSite: 'Lax' }]);
+  await page.goto('/en/editor');
+  await expect(page.getByRole('heading', { level: 1, name: 'Editor sign-in' })).toBeVisible();
+  const api = await raw('/api/site-navigation/editor/site-main?lang=en&stage=DRAFT', { headers: { cookie: `kmx_editor=${old}` } });
+  expect(api.status).toBe(401);
+  const recheck = await raw('/api/editor-area-autentication', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash: old }) });
+  expect(JSON.parse(recheck.text)).toEqual({ success: false });
+  // Other sessions live on.
+  expect((await raw('/api/site-navigation/editor/site-main?lang=en&stage=DRAFT', { headers: { cookie: editorCookieHeader() } })).status).toBe(200);
+});
+
+test('a cross-site POST with the editor cookie is refused (403, a clear message); a same-origin one goes through', async () => {
+  // A session of this test's own: a logout that got through would end it.
+  const cookie = `kmx_editor=${await newEditorSessionValue()}`;
+  const crossSite: Record<string, string>[] = [
+    { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    { origin: 'https://evil.example' },
+    // Another site of the platform on a sibling host: same-site, but not the same origin.
+    { origin: `http://events.localhost:${PORT}`, 'sec-fetch-site': 'same-site' },
+  ];
+  for (const path of [`/api/translation/start/${SUSTAINABILITY}`, `/api/translation/reset/${SUSTAINABILITY}`, '/api/editor-area-autentication/logout']) {
+    for (const headers of crossSite) {
+      const res = await raw(path, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: '{}' });
+      expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'cross-site-request', message: expect.stringMatching(/^Cross-site request refused: /) });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  }
+  const signIn = await raw('/api/editor-area-autentication', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ input: E2E_EDITOR_PASSWORD }) });
+  expect(signIn.status).toBe(403);
+  // The session is untouched, and the same request from the site's own origin is answered.
+  const sameOrigin = { 'content-type': 'application/json', cookie, origin: `http://localhost:${PORT}`, 'sec-fetch-site': 'same-origin' };
+  const recheck = await raw('/api/editor-area-autentication', { method: 'POST', headers: sameOrigin, body: JSON.stringify({ hash: cookie.slice('kmx_editor='.length) }) });
+  expect(recheck.status).toBe(200);
+  expect(JSON.parse(recheck.text)).toEqual({ success: true });
+  const logout = await raw('/api/editor-area-autentication/logout', { method: 'POST', headers: sameOrigin, body: '{}' });
+  expect(logout.status).toBe(200);
+  expect((await raw('/api/site-navigation/editor/site-main?lang=en&stage=DRAFT', { headers: { cookie } })).status).toBe(401);
+});
+
+test('a handoff token works once, and only on the exact host it was made for', async () => {
+  const to = `http://events.localhost:${PORT}/en/webinars?preview=DRAFT`;
+  const start = await raw(`/api/editor/preview-handoff?to=${encodeURIComponent(to)}`, { headers: { cookie: editorCookieHeader() } });
+  expect(start.status).toBe(302);
+  const target = new URL(String(start.headers.location));
+  expect(target.searchParams.get('editor-handoff')).toBeTruthy();
+  const path = `${target.pathname}${target.search}`;
+  // Another site's host, or the right host name on another port: no cookie (and the token is not used up).
+  for (const host of [`partner.localhost:${PORT}`, `events.localhost:${PORT + 1}`]) {
+    const res = await raw(path, { headers: { host } });
+    expect(res.status, host).toBe(302);
+    expect(res.headers['set-cookie'], host).toBeUndefined();
+  }
+  const first = await raw(path, { host: 'events.localhost' });
+  expect(first.status).toBe(302);
+  expect(first.headers.location).toBe('/en/webinars?preview=DRAFT');
+  expect(String(first.headers['set-cookie'])).toMatch(/^kmx_editor=[\w.-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/);
+  const again = await raw(path, { host: 'events.localhost' });
+  expect(again.status).toBe(302);
+  expect(again.headers['set-cookie']).toBeUndefined();
+});
+
 test('the editor APIs need the cookie; the editor area is main-site only, never static', async () => {
   for (const path of ['/api/site-navigation/editor/site-main?lang=en&stage=DRAFT', `/api/translation/state/${SUSTAINABILITY}`]) {
     const res = await raw(path);
@@ -220,8 +295,10 @@ test('the editor APIs need the cookie; the editor area is main-site only, never 
   const json = { 'content-type': 'application/json' };
   const signIn = await raw('/api/editor-area-autentication', { method: 'POST', headers: json, body: JSON.stringify({ input: E2E_EDITOR_PASSWORD }) });
   expect(signIn.status).toBe(200);
-  expect(JSON.parse(signIn.text)).toEqual({ success: true, hashedPassword: editorCookieValue() });
-  expect(String(signIn.headers['set-cookie'])).toMatch(new RegExp(`kmx_editor=.+; Max-Age=${NINETY_DAYS}; Path=/; HttpOnly; SameSite=Lax`));
+  const { hashedPassword } = JSON.parse(signIn.text) as { hashedPassword: string };
+  expect(JSON.parse(signIn.text)).toEqual({ success: true, hashedPassword: expect.any(String) });
+  expect(hashedPassword).not.toBe(editorCookieValue());
+  expect(String(signIn.headers['set-cookie'])).toMatch(new RegExp(`kmx_editor=${hashedPassword.replace(/[.]/g, '\\.')}; Max-Age=${NINETY_DAYS}; Path=/; HttpOnly; SameSite=Lax`));
   const recheck = await raw('/api/editor-area-autentication', { method: 'POST', headers: json, body: JSON.stringify({ hash: editorCookieValue() }) });
   expect(JSON.parse(recheck.text)).toEqual({ success: true });
   expect(JSON.parse((await raw('/api/editor-area-autentication', { method: 'POST', headers: json, body: JSON.stringify({ hash: 'forged' }) })).text)).toEqual({ success: false });

@@ -2,11 +2,14 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
 import { PAGE_BY_PATH } from '../../lib/content/queries.ts';
-import { EDITOR_COOKIE, editorSessionValue } from '../editor/session.server.ts';
+import { memorySharedState } from '../../lib/shared-state/index.ts';
+import { EDITOR_COOKIE, newEditorSession, readEditorSession, revokeEditorSession } from '../editor/session.server.ts';
 import { DRAFT_PROXY_MAX_BODY, localeChain, postDraftProxy } from './api.server.ts';
 
 const HASH = 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5';
-const EDITOR = `${EDITOR_COOKIE}=${editorSessionValue(HASH)}`;
+const SESSION = newEditorSession(HASH);
+const EDITOR = `${EDITOR_COOKIE}=${SESSION}`;
+const sharedState = memorySharedState();
 let hub: DemoContentHub;
 let endpoint: string;
 
@@ -20,15 +23,17 @@ async function call(body: unknown, opts: { cookie?: string; contentType?: string
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
   if (opts.cookie) headers.cookie = opts.cookie;
   const request = new Request('http://localhost/api/draft-proxy/graphql', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  const services = { editorPasswordHash: HASH, content: { endpoint: opts.hubEndpoint ?? endpoint, connectTimeoutMs: 500, timeoutMs: 2000 } };
+  const services = { editorPasswordHash: HASH, sharedState, content: { endpoint: opts.hubEndpoint ?? endpoint, connectTimeoutMs: 500, timeoutMs: 2000 } };
   const res = await postDraftProxy({ request, locals: { api: { services } } } as unknown as APIContext);
   return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
 }
 const sustainability = { query: PAGE_BY_PATH, variables: { site: 'site-main', path: '/about-us/sustainability' } };
 
 describe('POST /api/draft-proxy/graphql', () => {
-  it('is 401 without a valid editor cookie, before reading the body', async () => {
-    for (const cookie of [undefined, `${EDITOR_COOKIE}=forged`, `${EDITOR_COOKIE}=${editorSessionValue(`${HASH}x`)}`]) {
+  it('is 401 without a valid editor cookie (none, forged, of another password, revoked), before reading the body', async () => {
+    const revoked = newEditorSession(HASH);
+    await revokeEditorSession(readEditorSession(revoked, HASH)!, sharedState);
+    for (const cookie of [undefined, `${EDITOR_COOKIE}=forged`, `${EDITOR_COOKIE}=${newEditorSession(`${HASH}x`)}`, `${EDITOR_COOKIE}=${revoked}`]) {
       const res = await call(sustainability, { cookie });
       expect(res.status).toBe(401);
       expect(res.body.data).toBeUndefined();

@@ -54,7 +54,7 @@ function problemOf(issues: v.BaseIssue<unknown>[]): string {
 /** POST /api/draft-proxy/graphql. Every answer is `no-store`; errors are `{ error }`. */
 export async function postDraftProxy({ request, locals }: Pick<APIContext, 'request' | 'locals'>): Promise<Response> {
   const { services } = apiContext(locals);
-  if (!isEditorRequest(request, services.editorPasswordHash)) return json({ error: 'The draft proxy is for signed-in editors only.' }, 401);
+  if (!(await isEditorRequest(request, services.editorPasswordHash, services.sharedState))) return json({ error: 'The draft proxy is for signed-in editors only.' }, 401);
   const body = await readJsonBody(request, DRAFT_PROXY_MAX_BODY);
   if (body.kind === 'unsupported') return json({ error: 'Send JSON (Content-Type: application/json).' }, 415);
   if (body.kind === 'too-large') return json({ error: `Request body too large (at most ${DRAFT_PROXY_MAX_BODY} bytes).` }, 413);

@@ -9,10 +9,10 @@ import { testServices } from '../platform/testing.ts';
 import type { Services } from '../platform/context.ts';
 import { editorNavigation, postOnly, publicNavigation, translationReset, translationStart, translationState } from './api.server.ts';
 import type { NavigationItem, SiteNavigationAnswer } from './navigation.ts';
-import { EDITOR_COOKIE, editorSessionValue } from './session.server.ts';
+import { EDITOR_COOKIE, newEditorSession } from './session.server.ts';
 
 const HASH = hashPasswordSync('pw', { N: 2 ** 10, r: 8, p: 1 });
-const EDITOR = `${EDITOR_COOKIE}=${editorSessionValue(HASH)}`;
+const EDITOR = `${EDITOR_COOKIE}=${newEditorSession(HASH)}`;
 const SUSTAINABILITY = 'cm86g1xcd2xsqlb0racgnpi2o';
 
 let hub: DemoContentHub;
@@ -30,9 +30,9 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-async function call(handler: APIRoute, path: string, opts: { params?: Record<string, string>; cookie?: string; method?: string } = {}) {
+async function call(handler: APIRoute, path: string, opts: { params?: Record<string, string>; cookie?: string; method?: string; headers?: Record<string, string> } = {}) {
   const url = new URL(`http://localhost:4321${path}`);
-  const request = new Request(url, { method: opts.method ?? 'GET', headers: opts.cookie ? { cookie: opts.cookie } : {} });
+  const request = new Request(url, { method: opts.method ?? 'GET', headers: { ...opts.headers, ...(opts.cookie ? { cookie: opts.cookie } : {}) } });
   const res = await handler({ request, url, params: opts.params ?? {}, locals: { api: { system, data, services } } } as unknown as APIContext);
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
@@ -117,7 +117,9 @@ describe('the translation API', () => {
     expect(state.body).toMatchObject({ pageId: SUSTAINABILITY, sourceLanguage: 'en', translationState: 'MarkedForTranslation' });
     const targets = state.body.targetLanguages as Record<string, unknown>[];
     expect(Object.keys(targets[0]!).sort()).toEqual(['exportedAt', 'id', 'importedAt', 'language', 'translationState']);
-    const started = await call(translationStart, '/x', { params: { pageId: SUSTAINABILITY }, cookie: EDITOR, method: 'POST' });
+    // As the editor area's script sends it: same origin.
+    const sameOrigin = { origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' };
+    const started = await call(translationStart, '/x', { params: { pageId: SUSTAINABILITY }, cookie: EDITOR, method: 'POST', headers: sameOrigin });
     expect(started.body).toMatchObject({ translationState: 'MarkedForTranslation' });
     expect((started.body.targetLanguages as { exportedAt: unknown }[]).every((t) => t.exportedAt === null)).toBe(true);
     await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `mutation { advanceTranslation(pageId: "${SUSTAINABILITY}") { pageId } }` }) });
@@ -132,6 +134,27 @@ describe('the translation API', () => {
     const get = await call(postOnly, '/x', { params: { pageId: SUSTAINABILITY } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('start and reset refuse a cross-site request with the cookie (403, a clear message)', async () => {
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      // Another site of the platform on a sibling subdomain is same-site, but not the same origin.
+      { origin: 'http://events.localhost:4321', 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ];
+    for (const handler of [translationStart, translationReset]) {
+      for (const headers of crossSite) {
+        const res = await call(handler, '/x', { params: { pageId: SUSTAINABILITY }, cookie: EDITOR, method: 'POST', headers });
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.body).toEqual({ error: 'cross-site-request', message: 'Cross-site request refused: this endpoint changes state and accepts requests from its own origin only (Origin and Sec-Fetch-Site must name it).' });
+      }
+    }
+    // A reading GET is not refused for its origin (it changes nothing).
+    expect((await call(translationState, '/x', { params: { pageId: SUSTAINABILITY }, cookie: EDITOR, headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
   });
 });
 

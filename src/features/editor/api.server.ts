@@ -7,7 +7,8 @@
  * - GET /api/translation/state/{pageId}   editor cookie; no-store
  * - POST /api/translation/start/{pageId}, POST /api/translation/reset/{pageId}   editor cookie; no-store.
  *   The spec lists them among its GET calls; they change state, so they take POST only (GET: 405
- *   with `Allow: POST`), which also keeps a link or a prefetch from starting a translation.
+ *   with `Allow: POST`), which also keeps a link or a prefetch from starting a translation, and
+ *   only from the site's own pages (a cross-site request: 403, see crossSiteRefusal).
  */
 import type { APIContext, APIRoute } from 'astro';
 import { json } from '../../lib/http/json.ts';
@@ -17,7 +18,7 @@ import { getLogger } from '../../lib/log/index.ts';
 import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
 import type { ContentContext } from '../../lib/content/client.ts';
 import { apiContext } from '../platform/context.ts';
-import { requireEditor } from './auth.server.ts';
+import { crossSiteRefusal, requireEditor } from './auth.server.ts';
 import { chooseSite, loadSiteNavigation } from './navigation.server.ts';
 import { checkParam, IdSchema, LanguageSchema, stageParam } from './params.ts';
 import { pageTranslationState, type TranslationState } from './translation-state.ts';
@@ -61,7 +62,7 @@ export const publicNavigation = endpoint(READ_ONLY, async (context: APIContext) 
 
 /** GET /api/site-navigation/editor/{siteId}?lang=&stage= */
 export const editorNavigation = endpoint(READ_ONLY, async (context: APIContext) => {
-  const refused = requireEditor(context);
+  const refused = await requireEditor(context);
   if (refused) return refused;
   const choice = siteParams(context);
   if (choice instanceof Response) return choice;
@@ -83,9 +84,11 @@ export function translationAnswer(t: PageTranslation): TranslationAnswer {
   return { ...t, translationState: pageTranslationState(t.targetLanguages) };
 }
 
-function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<PageTranslation | null>, what: string): APIRoute {
+function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<PageTranslation | null>, what: string, writes: boolean): APIRoute {
   return async (context) => {
-    const refused = requireEditor(context);
+    const crossSite = writes ? crossSiteRefusal(context) : null;
+    if (crossSite) return crossSite;
+    const refused = await requireEditor(context);
     if (refused) return refused;
     const id = checkParam('pageId', IdSchema, context.params.pageId ?? '');
     if (!id.ok) return bad(id.message);
@@ -107,11 +110,11 @@ function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<
 export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: IGNORED_JSON_BODY, rateLimit: { limit: 30, windowMs: 60_000 } };
 
 /** GET /api/translation/state/{pageId} */
-export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state'));
+export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state', false));
 /** POST /api/translation/start/{pageId} */
-export const translationStart = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(startTranslation, 'translation start'));
+export const translationStart = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(startTranslation, 'translation start', true));
 /** POST /api/translation/reset/{pageId} */
-export const translationReset = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(resetTranslation, 'translation reset'));
+export const translationReset = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(resetTranslation, 'translation reset', true));
 
 /** GET (or any other method) on start/reset: 405 naming the method to use. */
 export const postOnly: APIRoute = () => {

@@ -4,20 +4,24 @@ import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import { rateLimiter } from '../../lib/http/rate-limit.ts';
 import { checkEditorPassword, editorAuthHandlers, readFormBody, SIGN_IN_LIMIT } from './auth.server.ts';
 import { translationState } from './api.server.ts';
-import { EDITOR_COOKIE, EDITOR_COOKIE_MAX_AGE, editorSessionValue } from './session.server.ts';
+import { memorySharedState, type SharedState } from '../../lib/shared-state/index.ts';
+import { EDITOR_COOKIE, EDITOR_COOKIE_MAX_AGE, newEditorSession, readEditorSession } from './session.server.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const HASH = hashPasswordSync('right-password', FAST);
 
 interface Call { status: number; headers: Headers; body: Record<string, unknown> | null }
 
-async function call(handler: APIRoute, opts: { hash?: string | undefined; body?: unknown; contentType?: string; client?: string; url?: string; cookie?: string; params?: Record<string, string> } = {}): Promise<Call> {
+/** The revocations of this file's calls (one process's shared state). */
+const STATE = memorySharedState();
+
+async function call(handler: APIRoute, opts: { hash?: string | undefined; body?: unknown; contentType?: string; client?: string; url?: string; cookie?: string; params?: Record<string, string>; headers?: Record<string, string>; state?: SharedState } = {}): Promise<Call> {
   const url = opts.url ?? 'http://localhost:4321/api/editor-area-autentication';
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
   if (opts.cookie) headers.cookie = opts.cookie;
   const request = new Request(url, { method: 'POST', headers, ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}) });
-  const services = { editorPasswordHash: 'hash' in opts ? opts.hash : HASH, content: { endpoint: 'http://127.0.0.1:9/graphql' } };
+  const services = { editorPasswordHash: 'hash' in opts ? opts.hash : HASH, sharedState: opts.state ?? STATE, content: { endpoint: 'http://127.0.0.1:9/graphql' } };
   const context = { request, url: new URL(url), locals: { api: { services } }, clientAddress: opts.client ?? '10.0.0.1', params: opts.params ?? {} };
   const res = await handler(context as unknown as APIContext);
   const text = await res.text();
@@ -26,20 +30,41 @@ async function call(handler: APIRoute, opts: { hash?: string | undefined; body?:
 
 const fresh = () => editorAuthHandlers(rateLimiter(SIGN_IN_LIMIT));
 
+/** The editor cookie's value in a Set-Cookie header. */
+const cookieOf = (res: Call): string => new RegExp(`^${EDITOR_COOKIE}=([^;]*);`).exec(res.headers.get('set-cookie') ?? '')![1]!;
+const SAME_ORIGIN = { origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' };
+
 describe('POST /api/editor-area-autentication with {input}', () => {
   it('the right password answers success, the hashedPassword (the session value, never the scrypt hash) and a 90-day cookie', async () => {
     const res = await call(fresh().signIn, { body: { input: 'right-password' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, hashedPassword: editorSessionValue(HASH) });
+    expect(res.body).toEqual({ success: true, hashedPassword: expect.any(String) });
     expect(res.body!.hashedPassword).not.toContain('scrypt');
+    expect(res.body!.hashedPassword).not.toContain(HASH.split('$').at(-1));
     const cookie = res.headers.get('set-cookie')!;
-    expect(cookie).toContain(`${EDITOR_COOKIE}=${editorSessionValue(HASH)}`);
+    expect(cookie).toContain(`${EDITOR_COOKIE}=${String(res.body!.hashedPassword)};`);
     expect(cookie).toContain(`Max-Age=${EDITOR_COOKIE_MAX_AGE}`);
     expect(EDITOR_COOKIE_MAX_AGE).toBe(90 * 24 * 60 * 60);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).not.toMatch(/Secure/);
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('each sign-in gets a session of its own: signed, with a random id and the issue time, 90 days at most', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const values = [];
+    for (let i = 0; i < 3; i++) values.push(cookieOf(await call(fresh().signIn, { body: { input: 'right-password' } })));
+    expect(new Set(values).size).toBe(3);
+    const sessions = values.map((v) => readEditorSession(v, HASH));
+    expect(new Set(sessions.map((s) => s?.sid)).size).toBe(3);
+    for (const s of sessions) {
+      expect(s!.sid).toMatch(/^[\w-]{22}$/);
+      expect(s!.iat).toBeGreaterThanOrEqual(before);
+      expect(s!.exp - s!.iat).toBe(EDITOR_COOKIE_MAX_AGE);
+    }
+    // Each is accepted on its own.
+    for (const v of values) expect((await call(fresh().signIn, { body: { hash: v } })).body).toEqual({ success: true });
   });
 
   it('sets Secure outside localhost', async () => {
@@ -100,37 +125,43 @@ describe('POST /api/editor-area-autentication with {input}', () => {
 });
 
 describe('POST /api/editor-area-autentication with {hash}', () => {
-  it('confirms the current session value (and renews the cookie), refuses anything else', async () => {
-    const ok = await call(fresh().signIn, { body: { hash: editorSessionValue(HASH) } });
+  it('confirms a live session value and renews the cookie for what is left of it, refuses anything else', async () => {
+    const value = newEditorSession(HASH, Date.now() - 10 * 24 * 3600 * 1000);
+    const ok = await call(fresh().signIn, { body: { hash: value } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ success: true });
-    expect(ok.headers.get('set-cookie')).toContain(`Max-Age=${EDITOR_COOKIE_MAX_AGE}`);
+    // Never extended past the session's 90 days: 80 days are left.
+    const maxAge = Number(/Max-Age=(\d+)/.exec(ok.headers.get('set-cookie')!)![1]);
+    expect(maxAge).toBeGreaterThan(80 * 24 * 3600 - 60);
+    expect(maxAge).toBeLessThanOrEqual(80 * 24 * 3600);
     const bad = await call(fresh().signIn, { body: { hash: 'forged' } });
     expect(bad.status).toBe(401);
     expect(bad.body).toEqual({ success: false });
   });
 
   it('a session of the previous password is refused once the configured hash changes', async () => {
-    const old = editorSessionValue(HASH);
+    const old = newEditorSession(HASH);
     const changed = hashPasswordSync('new-password', FAST);
     expect((await call(fresh().signIn, { hash: changed, body: { hash: old } })).body).toEqual({ success: false });
   });
 });
 
 describe('the editor cookie on editor APIs', () => {
-  it('is re-checked on every request: none, a forged one or one of a changed password is 401; 503 when closed', async () => {
+  it('is re-checked on every request: none, a forged one, an expired one or one of a changed password is 401; 503 when closed', async () => {
     const params = { pageId: 'cm86g1xcd2xsqlb0racgnpi2o' };
     expect((await call(translationState, { params })).status).toBe(401);
     expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=forged` })).status).toBe(401);
+    const expired = newEditorSession(HASH, Date.now() - (EDITOR_COOKIE_MAX_AGE + 1) * 1000);
+    expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${expired}` })).status).toBe(401);
     const changed = hashPasswordSync('new-password', FAST);
-    const stale = await call(translationState, { params, hash: changed, cookie: `${EDITOR_COOKIE}=${editorSessionValue(HASH)}` });
+    const stale = await call(translationState, { params, hash: changed, cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}` });
     expect(stale.status).toBe(401);
     expect(stale.body).toMatchObject({ error: 'editor-session-required' });
-    expect((await call(translationState, { params, hash: undefined, cookie: `${EDITOR_COOKIE}=${editorSessionValue(HASH)}` })).status).toBe(503);
+    expect((await call(translationState, { params, hash: undefined, cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}` })).status).toBe(503);
   });
 
   it('a valid cookie passes the check (then the bad page id is the 400)', async () => {
-    const res = await call(translationState, { params: { pageId: '../x' }, cookie: `${EDITOR_COOKIE}=${editorSessionValue(HASH)}` });
+    const res = await call(translationState, { params: { pageId: '../x' }, cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}` });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: 'pageId must be 1 to 64 letters, digits, - or _' });
   });
@@ -149,6 +180,57 @@ describe('logout', () => {
     const hostile = await call(logout, { body: 'locale=//evil.example', contentType: 'application/x-www-form-urlencoded' });
     expect(hostile.headers.get('location')).toBe('/en/editor');
   });
+
+  it('revokes the session: the old cookie opens nothing any more (on every instance sharing the state), other sessions live on', async () => {
+    const { signIn, logout } = fresh();
+    const params = { pageId: '../x' };
+    const mine = cookieOf(await call(signIn, { body: { input: 'right-password' }, headers: SAME_ORIGIN }));
+    const other = cookieOf(await call(signIn, { body: { input: 'right-password' }, headers: SAME_ORIGIN }));
+    expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${mine}` })).status).toBe(400);
+    const out = await call(logout, { body: 'locale=en', contentType: 'application/x-www-form-urlencoded', cookie: `${EDITOR_COOKIE}=${mine}`, headers: SAME_ORIGIN });
+    expect(out.status).toBe(303);
+    expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${mine}` })).status).toBe(401);
+    expect((await call(signIn, { body: { hash: mine } })).body).toEqual({ success: false });
+    expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${other}` })).status).toBe(400);
+  });
+});
+
+describe('cross-site requests', () => {
+  const crossSite: Record<string, string>[] = [
+    { origin: 'https://evil.example' },
+    { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    { origin: 'http://events.localhost:4321', 'sec-fetch-site': 'same-site' },
+    { 'sec-fetch-site': 'cross-site' },
+  ];
+  const message = 'Cross-site request refused: this endpoint changes state and accepts requests from its own origin only (Origin and Sec-Fetch-Site must name it).';
+
+  it('sign-in (password or session value) is refused with 403 and a clear message, without a cookie', async () => {
+    const refused = (res: Call, why: string) => {
+      expect(res.status, why).toBe(403);
+      expect(res.body).toEqual({ success: false, error: 'cross-site-request', message });
+      expect(res.headers.get('set-cookie')).toBeNull();
+    };
+    for (const headers of crossSite) refused(await call(fresh().signIn, { body: { input: 'right-password' }, headers }), JSON.stringify(headers));
+    for (const headers of crossSite) refused(await call(fresh().signIn, { body: { hash: newEditorSession(HASH) }, headers }), JSON.stringify(headers));
+  });
+
+  it('logout is refused (403) and the session stays valid', async () => {
+    const value = newEditorSession(HASH);
+    for (const headers of crossSite) {
+      const res = await call(fresh().logout, { body: {}, cookie: `${EDITOR_COOKIE}=${value}`, headers });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ error: 'cross-site-request', message });
+    }
+    expect((await call(fresh().signIn, { body: { hash: value } })).body).toEqual({ success: true });
+  });
+
+  it('same-origin requests and requests of no browser (neither header) go through', async () => {
+    expect((await call(fresh().signIn, { body: { input: 'right-password' }, headers: SAME_ORIGIN })).status).toBe(200);
+    expect((await call(fresh().signIn, { body: { input: 'right-password' }, headers: { origin: 'http://localhost:4321' } })).status).toBe(200);
+    expect((await call(fresh().signIn, { body: { input: 'right-password' }, headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
+    expect((await call(fresh().signIn, { body: { input: 'right-password' } })).status).toBe(200);
+    expect((await call(fresh().logout, { body: {}, headers: SAME_ORIGIN })).status).toBe(200);
+  });
 });
 
 describe('checkEditorPassword and readFormBody', () => {
@@ -158,7 +240,9 @@ describe('checkEditorPassword and readFormBody', () => {
     expect(await checkEditorPassword('', HASH, 'c', limiter)).toEqual({ kind: 'empty' });
     expect(await checkEditorPassword('nope', HASH, 'c', limiter)).toEqual({ kind: 'wrong' });
     expect(await checkEditorPassword('x'.repeat(2000), HASH, 'c', limiter)).toEqual({ kind: 'wrong' });
-    expect(await checkEditorPassword('right-password', HASH, 'c', limiter)).toEqual({ kind: 'ok', sessionValue: editorSessionValue(HASH) });
+    const ok = await checkEditorPassword('right-password', HASH, 'c', limiter);
+    expect(ok).toEqual({ kind: 'ok', sessionValue: expect.any(String) });
+    expect(readEditorSession((ok as { sessionValue: string }).sessionValue, HASH)).not.toBeNull();
   });
 
   it('reads small url-encoded forms only', async () => {

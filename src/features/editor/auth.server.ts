@@ -1,9 +1,9 @@
 /**
  * Editor sign-in (spec §4 Editor, §5, §7 `POST /api/editor-area-autentication`): the password is
  * checked against the configured scrypt hash (EDITOR_PASSWORD_HASH) in constant time; failed
- * attempts are limited per client; the session cookie holds the HMAC of the configured hash
- * (session.server.ts), so a changed password ends every session. Used by the JSON API and by the
- * sign-in form of /{locale}/editor (which works without JavaScript).
+ * attempts are limited per client; each success starts a session of its own (session.server.ts),
+ * which logout revokes. Endpoints that change state refuse cross-site requests. Used by the JSON
+ * API and by the sign-in form of /{locale}/editor (which works without JavaScript).
  */
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
@@ -12,8 +12,9 @@ import { FORM_TYPE, JSON_TYPE, readJsonBody, readUrlEncodedBody } from '../../li
 import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { json } from '../../lib/http/json.ts';
 import { clientKey, rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
+import { CROSS_SITE_MESSAGE, isCrossOriginRequest } from '../../lib/http/same-origin.ts';
 import { apiContext } from '../platform/context.ts';
-import { editorCookieHeader, editorSessionValue, isEditorRequest, isEditorSession } from './session.server.ts';
+import { editorCookieHeader, editorSession, editorSessionOf, newEditorSession, revokeEditorSession, secondsLeft, type EditorSession } from './session.server.ts';
 
 /** Failed sign-ins allowed per client and minute; the next one is answered 429 until the minute is over. */
 export const SIGN_IN_LIMIT = { limit: 5, windowMs: 60_000 } as const;
@@ -49,7 +50,7 @@ export async function checkEditorPassword(input: string, configuredHash: string 
   // Over-long input is simply wrong (and counted), without spending a hash on it.
   if (input.length > PASSWORD_MAX_LENGTH || !(await verifyPassword(input, configuredHash))) return { kind: 'wrong' };
   limiter.reset(client);
-  return { kind: 'ok', sessionValue: editorSessionValue(configuredHash) };
+  return { kind: 'ok', sessionValue: newEditorSession(configuredHash) };
 }
 
 const SignInBodySchema = v.union([
@@ -62,18 +63,37 @@ export function editorRequired(): Response {
   return json({ success: false, error: 'editor-session-required', message: SESSION_REQUIRED_MESSAGE }, 401);
 }
 
-/** Null when the request carries a valid editor session (re-checked against the hash configured now), else the answer to send. */
-export function requireEditor(context: Pick<APIContext, 'request' | 'locals'>): Response | null {
-  const hash = apiContext(context.locals).services.editorPasswordHash;
-  if (!hash) return json({ success: false, error: 'editor-area-closed', message: CLOSED_MESSAGE }, 503);
-  return isEditorRequest(context.request, hash) ? null : editorRequired();
+/**
+ * The editor session a request carries (re-checked on every request: signature, expiry, the hash
+ * configured now, revocation), or the answer to send: 401, or 503 when the editor area is closed.
+ */
+export async function editorOf(context: Pick<APIContext, 'request' | 'locals'>): Promise<{ session: EditorSession } | { refused: Response }> {
+  const { services } = apiContext(context.locals);
+  const hash = services.editorPasswordHash;
+  if (!hash) return { refused: json({ success: false, error: 'editor-area-closed', message: CLOSED_MESSAGE }, 503) };
+  const session = await editorSessionOf(context.request, hash, services.sharedState);
+  return session ? { session } : { refused: editorRequired() };
+}
+
+/** Null when the request carries a valid editor session, else the answer to send (see {@link editorOf}). */
+export async function requireEditor(context: Pick<APIContext, 'request' | 'locals'>): Promise<Response | null> {
+  const editor = await editorOf(context);
+  return 'refused' in editor ? editor.refused : null;
+}
+
+/** The 403 of a state-changing editor endpoint asked from another origin's page; null for a same-origin (or non-browser) request. */
+export function crossSiteRefusal(context: Pick<APIContext, 'request' | 'url'>, fields: Record<string, unknown> = {}): Response | null {
+  if (!isCrossOriginRequest(context.request, context.url)) return null;
+  return json({ ...fields, error: 'cross-site-request', message: CROSS_SITE_MESSAGE }, 403);
 }
 
 /** The API handlers; `limiter` for tests. */
 export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
   /** POST /api/editor-area-autentication: `{input}` → `{success, hashedPassword}` + cookie; `{hash}` → `{success}`. */
   const signIn: APIRoute = async (context) => {
-    const hash = apiContext(context.locals).services.editorPasswordHash;
+    const crossSite = crossSiteRefusal(context, { success: false });
+    if (crossSite) return crossSite;
+    const { editorPasswordHash: hash, sharedState } = apiContext(context.locals).services;
     if (!hash) return json({ success: false, error: 'editor-area-closed', message: CLOSED_MESSAGE }, 503);
     const body = await readJsonBody(context.request, SIGN_IN_BODY_LIMIT);
     if (body.kind === 'unsupported') return json({ success: false, error: 'unsupported-media-type', message: 'Send the body as application/json.' }, 415);
@@ -81,12 +101,13 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
     if (body.kind === 'malformed') return json({ success: false, error: 'malformed', message: 'The body is not valid JSON.' }, 400);
     const parsed = v.safeParse(SignInBodySchema, body.value);
     if (!parsed.success) return json({ success: false, error: 'invalid-body', message: parsed.issues[0].message }, 400);
-    const cookie = (value: string) => editorCookieHeader(value, context.url);
     if ('hash' in parsed.output) {
-      // A re-check of a session value (not a password: nothing to rate-limit, it is 256 random-looking bits).
-      if (!isEditorSession(parsed.output.hash, hash)) return json({ success: false }, 401);
+      // A re-check of a session value (not a password: nothing to rate-limit, it is signed and random).
+      const session = await editorSession(parsed.output.hash, hash, sharedState);
+      if (!session) return json({ success: false }, 401);
       const res = json({ success: true });
-      res.headers.append('Set-Cookie', cookie(parsed.output.hash));
+      // Renewed, never extended: the cookie lives as long as the session, 90 days from the sign-in at most.
+      res.headers.append('Set-Cookie', editorCookieHeader(parsed.output.hash, context.url, secondsLeft(session)));
       return res;
     }
     const outcome = await checkEditorPassword(parsed.output.input, hash, clientKey(context), limiter);
@@ -101,17 +122,23 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
       case 'closed': return json({ success: false, error: 'editor-area-closed', message: CLOSED_MESSAGE }, 503);
       case 'ok': {
         const res = json({ success: true, hashedPassword: outcome.sessionValue });
-        res.headers.append('Set-Cookie', cookie(outcome.sessionValue));
+        res.headers.append('Set-Cookie', editorCookieHeader(outcome.sessionValue, context.url));
         return res;
       }
     }
   };
 
   /**
-   * POST /api/editor-area-autentication/logout: clears the editor cookie. A form post (the logout
-   * button of the editor area, no JavaScript needed) is sent back to the sign-in page of its locale.
+   * POST /api/editor-area-autentication/logout: revokes the request's session (on every instance
+   * sharing the state) and clears the editor cookie. A form post (the logout button of the editor
+   * area, no JavaScript needed) is sent back to the sign-in page of its locale.
    */
   const logout: APIRoute = async (context) => {
+    const crossSite = crossSiteRefusal(context, { success: false });
+    if (crossSite) return crossSite;
+    const { editorPasswordHash: hash, sharedState } = apiContext(context.locals).services;
+    const session = await editorSessionOf(context.request, hash, sharedState);
+    if (session) await revokeEditorSession(session, sharedState);
     const clear = editorCookieHeader('', context.url, 0);
     const type = context.request.headers.get('content-type') ?? '';
     if (/^application\/x-www-form-urlencoded\b/i.test(type)) {

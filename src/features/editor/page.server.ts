@@ -112,7 +112,8 @@ export async function editorPage(ctx: PageContext, astro: { request: Request; ur
   if (!ctx.request.site.isMain) return { kind: 'not-found' };
   const hash = ctx.services.editorPasswordHash;
   if (!hash) return { kind: 'sign-in', status: 503, state: 'closed' };
-  const signedIn = isEditorRequest(astro.request, hash);
+  // Re-checked on every request, POSTs included (signature, expiry, revocation).
+  const signedIn = await isEditorRequest(astro.request, hash, ctx.services.sharedState);
   const self = `${astro.url.pathname}${astro.url.search}`;
   if (astro.request.method === 'POST') {
     const form = await readFormBody(astro.request, SIGN_IN_BODY_LIMIT);

@@ -9,6 +9,7 @@ import { contentLocaleChain, effectiveLocaleChain, fallbackLanguage } from '../.
 import type { RequestContext } from '../../site/request.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import type { PrerenderLocals } from './page-model.ts';
+import type { SharedState } from '../../lib/shared-state/index.ts';
 
 /** Third-party scripts a page may load (cookie consent, monitoring, tag manager); none by default. */
 export interface ThirdPartyScripts {
@@ -60,6 +61,8 @@ export interface Services {
   editorPasswordHash?: string;
   /** Signs protected-page grants (password and CIAM-role pages). */
   pageGrantSecret: string;
+  /** What every instance must agree on: revoked editor sessions, used handoff tokens (src/lib/shared-state/). */
+  sharedState: SharedState;
   thirdParty: ThirdPartyScripts;
 }
 

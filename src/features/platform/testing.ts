@@ -1,4 +1,5 @@
 // Test helpers shared by the features' integration tests (never imported by app code).
+import { memorySharedState } from '../../lib/shared-state/index.ts';
 import type { Services } from './context.ts';
 
 /** The services of a test talking to emulators at the given endpoints (identity at its local defaults). */
@@ -19,6 +20,7 @@ export function testServices(endpoints: { contentEndpoint: string; catalogueEndp
     ticketing: { endpoint: endpoints.catalogueEndpoint, debugLevel: 'none', linkSecret: 'test-link-secret-0123456789abcdef', timeouts },
     timeouts,
     pageGrantSecret: 'test-grant-secret-0123456789abcdef',
+    sharedState: memorySharedState(),
     thirdParty: {},
   };
 }
