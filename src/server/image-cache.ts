@@ -373,7 +373,7 @@ export class ImageCache {
     }
     try {
       // The client left while it waited: nobody needs the render now.
-      if (res.destroyed || req.destroyed) return 'failed';
+      if (res.destroyed || req.socket?.destroyed) return 'failed';
       return await this.capture(req, res, url, render);
     } finally {
       release();
