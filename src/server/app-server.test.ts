@@ -84,6 +84,23 @@ function withoutHost(path: string): Promise<string> {
   });
 }
 
+describe('createAppHandler: /_image renders only the image presets\' sizes (issue 28)', () => {
+  const SRC = encodeURIComponent('http://127.0.0.1:4101/assets/img/p1.svg');
+
+  it('redirects another width of a preset\'s shape to the nearest one, and refuses any other size, before Astro renders', async () => {
+    const near = await get(`/_image?href=${SRC}&w=470&h=264&f=webp&q=90&fit=cover`, 'localhost');
+    expect(near.status).toBe(301);
+    expect(near.headers.location).toBe(`/_image?href=${SRC}&w=480&h=270&f=webp&q=90&fit=cover`);
+    const odd = await get(`/_image?href=${SRC}&w=333&h=777&f=webp&q=90&fit=cover`, 'localhost');
+    expect([odd.status, odd.body]).toEqual([400, '333x777 is not a size of the image presets']);
+    expect((await get(`/_image?href=${SRC}&w=480&h=270&f=webp&q=37&fit=cover`, 'localhost')).status).toBe(400);
+    expect(seenHosts).toEqual([]);
+    // A preset's own size goes on to the renderer.
+    await get(`/_image?href=${SRC}&w=480&h=270&f=webp&q=90&fit=cover`, 'localhost');
+    expect(seenHosts).toEqual(['localhost']);
+  });
+});
+
 describe('createAppHandler: request targets', () => {
   it('reads "//path" as a path, not as a host', async () => {
     const res = await get('//evil.example/en/x', 'localhost');

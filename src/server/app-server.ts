@@ -5,8 +5,8 @@ import { applySecurityHeaders, CACHE_HTML, CACHE_IMMUTABLE, ensureCspHeader, wit
 import { StaticSite } from './static-site.ts';
 import { hostHeaderFor, httpsRedirectTarget, parseHost, resolveSiteHost, SiteHostsCache } from './host.ts';
 import { checkRequestTarget } from './request-target.ts';
-import { createImageCache } from './image-cache.ts';
-import { isImageEndpoint, parseImageParams } from './image-params.ts';
+import { createImageCache, type ImageRenderLimits } from './image-cache.ts';
+import { imageRequest, isImageEndpoint } from './image-params.ts';
 import { sendErrorPage } from './error-page.ts';
 import { standardStatusLine } from './on-demand-status.ts';
 import { compressOnTheFly, negotiateEncoding, varyOnEncoding } from './encoding.ts';
@@ -28,6 +28,8 @@ export interface AppServerOptions {
   locals?: Record<string, unknown>;
   /** Size bound of the image cache (IMAGE_CACHE_MAX_BYTES); 1 GiB when not given. */
   imageCacheMaxBytes?: number;
+  /** Bounds of `/_image` renders (concurrency, per-client misses, timeout: UPSTREAM_TIMEOUT_MS); defaults in image-cache.ts. */
+  imageRenderLimits?: Partial<ImageRenderLimits>;
   /** Extra routes our server owns (e.g. POST /api/revalidate); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
   /** Whether a request may use the operator parameters (`?cache=`): it carries the revalidation secret. */
@@ -67,7 +69,7 @@ export function createAppHandler(opts: AppServerOptions) {
   const site = new StaticSite(join(opts.distDir, 'static'));
   // The site hosts of the live release (its hosts.json, read through the pointer).
   const siteHosts = new SiteHostsCache(site.root);
-  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes);
+  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes, opts.imageRenderLimits);
   // Whole responses of the live release's static files, ready to send (see ready-responses.ts).
   const ready = new ReadyResponses();
   const liveRelease = livePointer(site.staticRoot);
@@ -253,14 +255,19 @@ export function createAppHandler(opts: AppServerOptions) {
       return;
     }
     if (opts.routes && (await opts.routes(req, res, url))) return;
-    // Astro's image endpoint sees only queries we checked (any method).
+    // Astro's image endpoint sees only queries we checked (any method), and renders only the presets' sizes.
     if (isImageEndpoint(url.pathname)) {
-      const checked = parseImageParams(url.searchParams);
-      if (!checked.ok) {
-        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(checked.message);
+      const image = imageRequest(url.searchParams);
+      if (image.kind === 'refuse') {
+        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(image.message);
         return;
       }
-      return images.handle(req, res, `/_image${url.search}`, onDemand);
+      if (image.kind === 'redirect') {
+        res.writeHead(301, { Location: image.location, 'Cache-Control': 'public, max-age=86400' }).end();
+        return;
+      }
+      // One cache entry per image, however its query is ordered or encoded.
+      return images.handle(req, res, image.path, onDemand);
     }
     // Build assets and release manifests are files only: a miss is a plain 404 (Astro has no route
     // there; its 404 page needs the middleware's context, which it does not give these paths).

@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +204,184 @@ describe('ImageCache: size limit', () => {
       expect(again.size).toBe(2);
       expect(again.totalBytes).toBeLessThanOrEqual(again.maxBytes);
       expect([1, 2, 3].map((n) => onDisk(again, n))).toEqual([true, false, true]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A cache of its own behind its own server, with `endpoint` standing in for Astro's image endpoint. */
+async function serve(c: ImageCache, endpointOf: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+  const s = createServer((req, res) => void c.handle(req, res, req.url ?? '/', endpointOf));
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const p = (s.address() as AddressInfo).port;
+  const fetchOne = (path: string, headers: Record<string, string> = {}) => new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: p, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { get: fetchOne, close: () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+}
+
+/** An endpoint that answers an image after `delayMs`, counting renders and how many ran at once. */
+function countingEndpoint(delayMs = 0) {
+  const stats = { renders: 0, running: 0, most: 0 };
+  const handler = async (_req: IncomingMessage, res: ServerResponse) => {
+    stats.renders++;
+    stats.running++;
+    stats.most = Math.max(stats.most, stats.running);
+    await new Promise((r) => setTimeout(r, delayMs));
+    stats.running--;
+    res.writeHead(200, { 'content-type': 'image/webp' });
+    res.end(Buffer.from('WEBP-BYTES'));
+  };
+  return { stats, handler };
+}
+
+describe('ImageCache: renders are bounded (issue 28)', () => {
+  const dirs: string[] = [];
+  const fresh = () => {
+    const d = mkdtempSync(join(tmpdir(), 'image-cache-bounds-'));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+  it('limits new renders per client with 429 and Retry-After; cached images and other clients are not counted', async () => {
+    const c = new ImageCache(fresh(), { limits: { missesPerClient: { limit: 2, windowMs: 60_000 }, clientKey: (req) => String(req.headers['x-client'] ?? 'a') } });
+    const { stats, handler } = countingEndpoint();
+    const srv = await serve(c, handler);
+    try {
+      expect((await srv.get(url(1))).status).toBe(200);
+      expect((await srv.get(url(2))).status).toBe(200);
+      const third = await srv.get(url(3));
+      expect(third.status).toBe(429);
+      expect(third.body).toMatch(/^Too many new images requested\. Try again in \d+ seconds\.$/);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(50);
+      expect(third.headers['cache-control']).toBe('no-store');
+      await expect.poll(() => c.read(url(1)).then((x) => x !== null)).toBe(true);
+      for (let i = 0; i < 5; i++) expect((await srv.get(url(1))).headers['x-image-cache']).toBe('hit');
+      expect((await srv.get(url(3), { 'x-client': 'b' })).status).toBe(200);
+      expect(stats.renders).toBe(3);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('runs at most `concurrency` renders at once; the others wait for a slot and are answered', async () => {
+    const c = new ImageCache(fresh(), { limits: { concurrency: 2 } });
+    const { stats, handler } = countingEndpoint(80);
+    const srv = await serve(c, handler);
+    try {
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => srv.get(url(n))));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(stats.renders).toBe(6);
+      expect(stats.most).toBe(2);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('answers 503 with Retry-After when the queue is full or no slot frees in time', async () => {
+    const c = new ImageCache(fresh(), { limits: { concurrency: 1, maxQueue: 1, queueWaitMs: 150 } });
+    const { stats, handler } = countingEndpoint(600);
+    const srv = await serve(c, handler);
+    try {
+      const [first, waited, full] = await Promise.all([srv.get(url(1)), srv.get(url(2)), new Promise((r) => setTimeout(r, 30)).then(() => srv.get(url(3)))]);
+      expect(first.status).toBe(200);
+      expect([waited.status, full.status]).toEqual([503, 503]);
+      expect(full.body).toBe('Too many images are being made right now. Try again in a moment.');
+      expect(full.headers['retry-after']).toBe('5');
+      expect(stats.renders).toBe(1);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('gives up on a render that hangs after timeoutMs: its request and a request waiting for it get 504, and a later request renders again', async () => {
+    const c = new ImageCache(fresh(), { limits: { timeoutMs: 300 } });
+    let renders = 0;
+    const srv = await serve(c, async (_req, res) => {
+      renders++;
+      if (renders === 1) return; // never answers
+      res.writeHead(200, { 'content-type': 'image/webp' });
+      res.end(Buffer.from('WEBP-BYTES'));
+    });
+    try {
+      const started = Date.now();
+      const leader = srv.get(url(1));
+      await new Promise((r) => setTimeout(r, 50));
+      const waiter = await srv.get(url(1));
+      expect(waiter.status).toBe(504);
+      expect(waiter.body).toBe('The image took too long to make. Try again in a moment.');
+      expect(Date.now() - started).toBeLessThan(2000);
+      const hung = await leader;
+      expect(hung.status).toBe(504);
+      expect(hung.headers['cache-control']).toBe('no-store');
+      const later = await srv.get(url(1));
+      expect([later.status, later.body]).toEqual([200, 'WEBP-BYTES']);
+      expect(renders).toBe(2);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe('ImageCache: the folder never holds more than maxBytes (issue 28)', () => {
+  /** Bytes of every file under `d` (temporary files of writes in flight included). */
+  const bytesOnDisk = (d: string): number => {
+    let total = 0;
+    for (const e of readdirSync(d, { withFileTypes: true, recursive: true })) {
+      if (!e.isFile()) continue;
+      try {
+        total += statSync(join(e.parentPath, e.name)).size;
+      } catch {
+        // Renamed or removed while listing.
+      }
+    }
+    return total;
+  };
+
+  it('after many inserts, one after another and concurrent ones, counted and on disk', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'image-cache-bound-'));
+    try {
+      const c = new ImageCache(d, { maxBytes: 64 * 1024 });
+      let peak = 0;
+      const sampler = setInterval(() => { peak = Math.max(peak, bytesOnDisk(d)); }, 1);
+      for (let n = 0; n < 40; n++) {
+        await c.write(url(n), Buffer.alloc(2000 + (n % 7) * 1500, n), 'image/webp');
+        expect(c.totalBytes).toBeLessThanOrEqual(c.maxBytes);
+        expect(bytesOnDisk(d)).toBeLessThanOrEqual(c.maxBytes);
+      }
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(Array.from({ length: 60 }, (_, i) => c.write(url(100 + round * 60 + i), Buffer.alloc(1000 + (i % 9) * 1800, i), 'image/webp')));
+        expect(c.totalBytes).toBeLessThanOrEqual(c.maxBytes);
+        expect(bytesOnDisk(d)).toBeLessThanOrEqual(c.maxBytes);
+      }
+      clearInterval(sampler);
+      expect(peak).toBeGreaterThan(c.maxBytes / 2);
+      expect(peak).toBeLessThanOrEqual(c.maxBytes);
+      // What it counts is what is there, also after a restart.
+      expect(c.totalBytes).toBe(bytesOnDisk(d));
+      const again = new ImageCache(d, { maxBytes: 64 * 1024 });
+      await again.init();
+      expect(again.totalBytes).toBe(c.totalBytes);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('does not store an image larger than the whole cache', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'image-cache-bound-'));
+    try {
+      const c = new ImageCache(d, { maxBytes: 4096 });
+      expect(await c.write(url(1), Buffer.alloc(8192), 'image/webp')).toBe(false);
+      expect(bytesOnDisk(d)).toBe(0);
     } finally {
       rmSync(d, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedRemote, isImageEndpoint, parseImageParams } from './image-params.ts';
+import { allowedImageTransforms } from '../components/ui/image-presets.ts';
+import { imageRequest, isAllowedRemote, isImageEndpoint, parseImageParams } from './image-params.ts';
 
 const parse = (query: string) => parseImageParams(new URLSearchParams(query));
 const PIM = encodeURIComponent('http://127.0.0.1:4101/assets/img/p1.svg');
@@ -88,5 +89,49 @@ describe('isImageEndpoint', () => {
 
   it.each(['/', '/en', '/_images', '/en/_image', '/_image.png', '/_astro/_image', '/%E0%A4%A'])('does not take %j', (path) => {
     expect(isImageEndpoint(path)).toBe(false);
+  });
+});
+
+describe('imageRequest: only the image presets\' transforms are rendered (issue 28)', () => {
+  const q = (w: number | null, h: number | null, rest = 'f=webp&q=90&fit=cover') => new URLSearchParams(`href=${PIM}${w ? `&w=${w}` : ''}${h ? `&h=${h}` : ''}&${rest}`);
+
+  it('renders every transform the presets make, under one canonical path whatever the order and encoding of the query', () => {
+    for (const t of allowedImageTransforms()) {
+      expect(imageRequest(q(t.width, t.height, `f=${t.format}&q=${t.quality}&fit=${t.fit}`)).kind, `${t.width}x${t.height} ${t.fit} ${t.format}`).toBe('render');
+    }
+    const canonical = imageRequest(q(480, 270));
+    expect(canonical).toEqual({ kind: 'render', path: `/_image?href=${PIM}&w=480&h=270&f=webp&q=90&fit=cover` });
+    expect(imageRequest(new URLSearchParams(`fit=cover&q=90&f=webp&h=270&w=480&href=${encodeURIComponent('http://127.0.0.1:4101/assets/img/p1.svg').replace('%3A', '%3a')}`))).toEqual(canonical);
+  });
+
+  it('renders the 2x density of each srcset width', () => {
+    expect(imageRequest(q(1560, 878)).kind).toBe('render'); // Inline 780x439 at 2x
+    expect(imageRequest(q(112, 112, 'f=webp&q=90&fit=contain')).kind).toBe('render'); // GalleryThumbnail 56 at 2x
+  });
+
+  it('sends another width of a preset\'s shape to the nearest width the presets render', () => {
+    expect(imageRequest(q(500, 281))).toEqual({ kind: 'redirect', location: `/_image?href=${PIM}&w=490&h=276&f=webp&q=90&fit=cover` });
+    expect(imageRequest(q(470, 264))).toMatchObject({ kind: 'redirect', location: expect.stringContaining('&w=480&h=270&') });
+    expect(imageRequest(q(1, 1, 'f=webp&q=90&fit=contain'))).toEqual({ kind: 'redirect', location: `/_image?href=${PIM}&w=40&h=40&f=webp&q=90&fit=contain` });
+    expect(imageRequest(q(4000, 2250))).toMatchObject({ kind: 'redirect', location: expect.stringContaining('&w=2400&h=1350&') });
+    expect(imageRequest(q(3999, 3999))).toMatchObject({ kind: 'redirect', location: expect.stringContaining('&w=1920&h=1920&') });
+  });
+
+  it.each([
+    [q(333, 777), '333x777 is not a size of the image presets'],
+    [q(480, null), 'w and h are both required: a size of the image presets'],
+    [q(null, 270), 'w and h are both required: a size of the image presets'],
+    [q(480, 270, 'f=webp&q=80&fit=cover'), 'q must be the image presets\' quality: 90'],
+    [q(480, 270, 'f=webp&q=high&fit=cover'), 'q must be the image presets\' quality: 90'],
+    [q(480, 270, 'f=avif&q=90&fit=cover'), 'f must be one the image presets use: webp, png'],
+    [q(480, 270, 'f=webp&q=90'), 'fit must be one the image presets use: cover, contain'],
+    [q(480, 270, 'f=webp&q=90&fit=fill'), 'fit must be one the image presets use: cover, contain'],
+    [q(480, 270, 'f=png&q=90&fit=cover'), '480x270 is not a size of the image presets'],
+  ])('refuses %s: %s', (query, message) => {
+    expect(imageRequest(query)).toEqual({ kind: 'refuse', message });
+  });
+
+  it('keeps the checks of parseImageParams first', () => {
+    expect(imageRequest(new URLSearchParams(`href=${PIM}&w=480&h=270&f=webp&q=90&fit=cover&x=1`))).toEqual({ kind: 'refuse', message: 'Unknown parameter "x" (allowed: href, w, h, f, q, fit)' });
   });
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { allowedImageTransforms } from '../components/ui/image-presets.ts';
 
 /**
  * The query of `/_image`, checked before Astro's endpoint sees it. Astro's own URLs (getImage,
@@ -138,4 +139,77 @@ export function parseImageParams(query: URLSearchParams): { ok: true; params: Im
   const result = v.safeParse(ImageParamsSchema, Object.fromEntries(query));
   if (result.success) return { ok: true, params: result.output };
   return { ok: false, message: result.issues[0].message };
+}
+
+/** The values the presets use, for the messages of refused requests. */
+const presetValues = <K extends 'format' | 'quality' | 'fit'>(key: K) => [...new Set(allowedImageTransforms().map((t) => t[key]))];
+
+export type TransformCheck =
+  | { ok: true }
+  /** A size of a preset's shape that is not one of its widths: the nearest one's URL (a redirect). */
+  | { ok: false; nearest: string }
+  | { ok: false; message: string };
+
+/** Same shape: the heights agree within rounding (srcset heights are rounded to whole pixels). */
+const sameAspect = (w: number, h: number, t: { width: number; height: number }) => Math.abs(w * t.height - h * t.width) <= w + t.width;
+
+/**
+ * Whether `/_image` may render these parameters (issue 28): only the transforms of the image
+ * presets (allowedImageTransforms: every srcset width of every preset and format, at 1x and 2x)
+ * are rendered. A size of a preset's shape at another width is sent to the nearest allowed width;
+ * anything else is refused with a message naming what the presets use.
+ *
+ * @example checkImageTransform({ href, w: 480, h: 270, f: 'webp', q: 90, fit: 'cover' }) // { ok: true }
+ * @example checkImageTransform({ href, w: 500, h: 281, f: 'webp', q: 90, fit: 'cover' }) // { ok: false, nearest: '/_image?href=…&w=480&h=270&…' }
+ */
+export function checkImageTransform(params: ImageParams): TransformCheck {
+  const allowed = allowedImageTransforms();
+  const formats = presetValues('format');
+  const qualities = presetValues('quality');
+  const fits = presetValues('fit');
+  if (!(formats as string[]).includes(params.f)) return { ok: false, message: `f must be one the image presets use: ${formats.join(', ')}` };
+  if (!(qualities as unknown[]).includes(params.q)) return { ok: false, message: `q must be the image presets' quality: ${qualities.join(', ')}` };
+  if (!(fits as unknown[]).includes(params.fit)) return { ok: false, message: `fit must be one the image presets use: ${fits.join(', ')}` };
+  if (params.w === undefined || params.h === undefined) return { ok: false, message: 'w and h are both required: a size of the image presets' };
+  const { w, h } = params;
+  const family = allowed.filter((t) => t.format === params.f && t.quality === params.q && t.fit === params.fit && sameAspect(w, h, t));
+  if (family.some((t) => t.width === w && t.height === h)) return { ok: true };
+  if (family.length === 0) return { ok: false, message: `${w}x${h} is not a size of the image presets` };
+  const nearest = family.reduce((best, t) => {
+    const d = Math.abs(t.width - w) - Math.abs(best.width - w);
+    return d < 0 || (d === 0 && t.width > best.width) ? t : best;
+  });
+  return { ok: false, nearest: canonicalImagePath({ ...params, w: nearest.width, h: nearest.height }) };
+}
+
+/**
+ * The one URL of an image (the disk cache's key and a redirect's target): the parameters in a
+ * fixed order, each encoded the same way, so that reordering or re-encoding a query cannot make
+ * another cache entry of the same image.
+ */
+export function canonicalImagePath(params: ImageParams): string {
+  const q = new URLSearchParams();
+  q.set('href', params.href);
+  if (params.w !== undefined) q.set('w', String(params.w));
+  if (params.h !== undefined) q.set('h', String(params.h));
+  q.set('f', params.f);
+  if (params.q !== undefined) q.set('q', String(params.q));
+  if (params.fit !== undefined) q.set('fit', params.fit);
+  return `/_image?${q.toString()}`;
+}
+
+export type ImageRequest =
+  /** Render (or serve from the cache) under this canonical path. */
+  | { kind: 'render'; path: string }
+  /** Another width of a preset's shape: redirect to the nearest width the presets render. */
+  | { kind: 'redirect'; location: string }
+  | { kind: 'refuse'; message: string };
+
+/** What `/_image` does with a query: the checks of {@link parseImageParams} and {@link checkImageTransform} in one answer. */
+export function imageRequest(query: URLSearchParams): ImageRequest {
+  const parsed = parseImageParams(query);
+  if (!parsed.ok) return { kind: 'refuse', message: parsed.message };
+  const transform = checkImageTransform(parsed.params);
+  if (transform.ok) return { kind: 'render', path: canonicalImagePath(parsed.params) };
+  return 'nearest' in transform ? { kind: 'redirect', location: transform.nearest } : { kind: 'refuse', message: transform.message };
 }

@@ -43,6 +43,8 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
   const handle = createAppHandler({
     distDir, astroHandler: opts.astroHandler, routes: revalidation.route, locals: { search },
     imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
+    // A render (its source fetched from the asset store) is given up like any other upstream call.
+    imageRenderLimits: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
   });
   return { handle, revalidation };

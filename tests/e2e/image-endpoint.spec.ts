@@ -20,14 +20,15 @@ test.describe('/_image', () => {
     expect(source.headers.get('content-type')).toBe('image/svg+xml');
     expect(await source.text()).toContain('<script>');
 
-    const rasterised = await image(`${href(SCRIPT_SVG)}&w=160&h=90&f=png`);
+    // The document thumbnail preset, the one made as png (only the presets' sizes are rendered).
+    const rasterised = await image(`${href(SCRIPT_SVG)}&w=128&h=180&f=png&q=90&fit=cover`);
     expect(rasterised.status).toBe(200);
     expect(rasterised.headers['content-type']).toBe('image/png');
     expect(rasterised.text).not.toContain('<script');
     // The image's own policy, with the header-only directives every answer gets (framing, reporting).
     expect(rasterised.headers['content-security-policy']).toBe("sandbox; default-src 'none'; frame-ancestors 'none'; report-uri /api/csp-report; report-to csp-endpoint");
 
-    for (const query of [`${href(SCRIPT_SVG)}&w=160&h=90`, `${href(SCRIPT_SVG)}&w=160&h=90&f=svg`, `${href(SCRIPT_SVG)}&w=160&h=90&f=webp&q=90&fit=cover`]) {
+    for (const query of [`${href(SCRIPT_SVG)}&w=160&h=90`, `${href(SCRIPT_SVG)}&w=160&h=90&f=svg`, `${href(SCRIPT_SVG)}&w=480&h=270&f=webp&q=90&fit=cover`]) {
       const res = await image(query);
       expect(isInlineActive(res), query).toBe(false);
       expect(res.text, query).not.toContain('<script');
@@ -51,6 +52,16 @@ test.describe('/_image', () => {
       expect(res.status, query).toBe(400);
       expect(res.text, query).toMatch(message);
     }
+  });
+
+  test('only the image presets\' sizes are rendered: another width of a preset\'s shape is sent to the nearest, anything else is 400', async () => {
+    const pim = `http://127.0.0.1:${PORT - 201}/assets/img/kappa-310.svg`;
+    const near = await image(`${href(pim)}&w=470&h=264&f=webp&q=90&fit=cover`);
+    expect(near.status).toBe(301);
+    expect(near.headers.location).toBe(`/_image?${href(pim)}&w=480&h=270&f=webp&q=90&fit=cover`);
+    const odd = await image(`${href(pim)}&w=1234&h=321&f=webp&q=90&fit=cover`);
+    expect([odd.status, odd.text]).toEqual([400, '1234x321 is not a size of the image presets']);
+    expect((await image(`${href(pim)}&w=480&h=270&f=webp&q=37&fit=cover`)).status).toBe(400);
   });
 
   test('other spellings of the endpoint path are checked too', async () => {

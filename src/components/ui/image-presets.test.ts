@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_PRESETS, sourceFormats, srcsetOf, srcsetTransforms, transformOf } from './image-presets.ts';
+import { allowedImageTransforms, IMAGE_DENSITIES, IMAGE_PRESETS, sourceFormats, srcsetOf, srcsetTransforms, transformOf, type PresetName, type TransformOptions } from './image-presets.ts';
 
 describe('image presets', () => {
   it('hold the spec sizes (§3 asset presets, §9 image sizes)', () => {
@@ -69,5 +69,20 @@ describe('srcset transforms', () => {
 
   it('write a srcset attribute', () => {
     expect(srcsetOf([{ url: '/_image?w=390', width: 390 }, { url: '/_image?w=780', width: 780 }])).toBe('/_image?w=390 390w, /_image?w=780 780w');
+  });
+});
+
+describe('allowedImageTransforms (what /_image renders, issue 28)', () => {
+  const key = (t: TransformOptions) => `${t.width}x${t.height}|${t.fit}|${t.format}|${t.quality}`;
+  const made = (Object.keys(IMAGE_PRESETS) as PresetName[]).flatMap((name) => IMAGE_PRESETS[name].formats.flatMap((format) => [transformOf(name, { format }), ...srcsetTransforms(name, { format })]));
+
+  it('hold every transform the pages and islands make (transformOf, srcsetTransforms), each at 1x and 2x, and nothing else', () => {
+    const allowed = new Set(allowedImageTransforms().map(key));
+    for (const t of made) {
+      expect(allowed.has(key(t)), key(t)).toBe(true);
+      expect(allowed.has(key({ ...t, width: t.width * 2, height: t.height * 2 })), `2x of ${key(t)}`).toBe(true);
+    }
+    const expected = new Set(made.flatMap((t) => IMAGE_DENSITIES.map((d) => key({ ...t, width: t.width * d, height: t.height * d }))));
+    expect([...allowed].sort()).toEqual([...expected].sort());
   });
 });

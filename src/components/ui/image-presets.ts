@@ -107,3 +107,37 @@ export function srcsetTransforms(name: PresetName, opts: { aspect?: number; form
 export function srcsetOf(candidates: readonly { url: string; width: number }[]): string {
   return candidates.map((c) => `${c.url} ${c.width}w`).join(', ');
 }
+
+/** Pixel densities the image endpoint renders each srcset width at: 1x, and 2x for high-density screens. */
+export const IMAGE_DENSITIES = [1, 2] as const;
+/** Largest side the image endpoint makes (a 2x candidate beyond it is left out). */
+export const MAX_RENDERED_SIDE = 4000;
+
+let allowed: readonly TransformOptions[] | null = null;
+
+/**
+ * Every transform the image endpoint renders (issue 28): each preset in each of its formats at
+ * each srcset width (the same {@link srcsetTransforms} that writes the srcsets, so the two cannot
+ * drift; the preset's own size is its largest candidate) and at each of {@link IMAGE_DENSITIES}.
+ * Anything else is refused or sent to the nearest of these (src/server/image-params.ts), so a
+ * client cannot make the server render (and store) a new variant per request.
+ *
+ * @example allowedImageTransforms().some((t) => t.width === 390 && t.height === 219) // true: Inline's half-width candidate
+ */
+export function allowedImageTransforms(): readonly TransformOptions[] {
+  if (allowed) return allowed;
+  const seen = new Map<string, TransformOptions>();
+  for (const name of Object.keys(IMAGE_PRESETS) as PresetName[]) {
+    for (const format of IMAGE_PRESETS[name].formats) {
+      for (const t of srcsetTransforms(name, { format })) {
+        for (const d of IMAGE_DENSITIES) {
+          const scaled = { ...t, width: t.width * d, height: t.height * d };
+          if (scaled.width > MAX_RENDERED_SIDE || scaled.height > MAX_RENDERED_SIDE) continue;
+          seen.set(`${scaled.width}x${scaled.height}|${scaled.fit}|${scaled.format}|${scaled.quality}`, scaled);
+        }
+      }
+    }
+  }
+  allowed = [...seen.values()];
+  return allowed;
+}

@@ -4,19 +4,22 @@ import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } 
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { MULTIPART_UPLOADS } from '../../lib/http/upload-guard.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
+import { MAX_ANSWER_BYTES, MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
 import { rewriteFileUrls } from '../../lib/ticketing/rewrite.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import { forwardGraphQL, openFile } from '../../lib/ticketing/upstream.server.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from '../sign-in/bearer.server.ts';
+import { gateJson, gateMultipart } from './proxy-gate.server.ts';
 
 /**
  * The same-origin tickets proxy (spec customer-area §6 "protected content cannot be queried
  * directly from the browser", §7): the browser sends its GraphQL to `POST /api/ticketing/graphql`
- * with its bearer token; the proxy verifies it, adds the identity token and the debug level, and
- * streams the body on. Files come back through `GET /api/ticketing/download/{link}`.
+ * with its bearer token; the proxy verifies it, lets only the app's own operations through
+ * (proxy-gate.server.ts: an allow-list, introspection, depth and alias limits), adds the identity
+ * token and the debug level, and streams the body on. The answer is read up to MAX_ANSWER_BYTES
+ * (502 beyond). Files come back through `GET /api/ticketing/download/{link}`.
  */
 
 const log = getLogger('tickets-proxy');
@@ -26,6 +29,8 @@ export const DOWNLOAD_PATH = '/api/ticketing/download/';
 /** What the proxy says when a body is too large (413): names the limit in words and bytes. */
 export const TOO_LARGE_MESSAGE = `The request is too large: a file may have at most 100 MB (${MAX_UPLOAD_BYTES.toLocaleString('en')} bytes).`;
 export const UNAVAILABLE_MESSAGE = 'The ticketing service is not reachable right now. Please try again later.';
+/** What the proxy says (502) when the service's answer passes MAX_ANSWER_BYTES: it is not passed on. */
+export const ANSWER_TOO_LARGE_MESSAGE = `The ticketing service's answer was too large (over ${MAX_ANSWER_BYTES.toLocaleString('en')} bytes) and was not passed on.`;
 
 const JSON_TYPE = /^application\/(?:graphql-response\+)?json\b/i;
 const MULTIPART_TYPE = /^multipart\/form-data;.*\bboundary=/i;
@@ -67,8 +72,19 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
     log.info({ bytes: Number(declared), limit }, 'request body refused by its length');
     return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
   }
+  // Only the app's own operations pass (proxy-gate.server.ts): refused before the service is called.
+  const gated = multipart ? await gateMultipart(request, contentType) : await gateJson(request);
+  if (gated.kind === 'too-large') return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  if (gated.kind === 'refused') {
+    log.info({ reason: gated.error }, 'GraphQL request refused by the allow-list');
+    return json({ error: gated.error }, 400);
+  }
   const config = apiContext(context.locals).services.ticketing;
-  const result = await forwardGraphQL(config, { body: request.body, contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal });
+  const result = await forwardGraphQL(config, { body: gated.body, contentType: gated.contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal });
+  if (result.kind === 'answer-too-large') {
+    log.error({ operation: gated.name, limit: result.limit }, 'ticketing answer over the limit, not passed on');
+    return json({ error: ANSWER_TOO_LARGE_MESSAGE }, 502);
+  }
   if (result.kind === 'too-large') {
     log.info({ limit }, 'request body refused while arriving');
     return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);

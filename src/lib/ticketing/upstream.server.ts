@@ -2,6 +2,7 @@ import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'und
 import { describeFetchFailure, dispatcherFor } from '../http/timeouts.ts';
 import { drainBody } from '../http/body.ts';
 import { getLogger } from '../log/index.ts';
+import { MAX_ANSWER_BYTES } from './limits.ts';
 import type { TicketingConfig } from './types.ts';
 
 /**
@@ -20,6 +21,8 @@ export type ForwardResult =
   | { kind: 'answer'; status: number; body: unknown }
   /** The body passed `limit` while arriving: the upstream request was aborted. */
   | { kind: 'too-large'; limit: number }
+  /** The service's answer passed `limit` (declared or while arriving): the call was aborted, nothing of it kept. */
+  | { kind: 'answer-too-large'; limit: number }
   /** No usable answer: unreachable, timed out, or not JSON with a 5xx. */
   | { kind: 'unavailable'; reason: string; timeout: boolean };
 
@@ -81,6 +84,8 @@ export async function forwardGraphQL(config: TicketingConfig, req: {
   limit: number;
   streaming: boolean;
   signal?: AbortSignal;
+  /** Largest answer taken (default MAX_ANSWER_BYTES). */
+  answerLimit?: number;
 }): Promise<ForwardResult> {
   const { timeoutMs, connectTimeoutMs } = config.timeouts;
   const controller = new AbortController();
@@ -107,7 +112,11 @@ export async function forwardGraphQL(config: TicketingConfig, req: {
       signal,
       dispatcher: dispatcherFor(connectTimeoutMs),
     } as UndiciRequestInit);
-    const text = await res.text();
+    const text = await readAnswerText(res as unknown as Response, req.answerLimit ?? MAX_ANSWER_BYTES);
+    if (text === null) {
+      controller.abort(new BodyTooLargeError('answer too large'));
+      return { kind: 'answer-too-large', limit: req.answerLimit ?? MAX_ANSWER_BYTES };
+    }
     let parsed: unknown = null;
     try {
       parsed = JSON.parse(text);
@@ -125,6 +134,35 @@ export async function forwardGraphQL(config: TicketingConfig, req: {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The answer's body as text when it is at most `max` bytes, else null: a declared Content-Length
+ * over it is refused before a byte is read, and a body without one is given up as soon as it
+ * passes the limit (the stream is cancelled, what was read is dropped).
+ */
+export async function readAnswerText(res: Pick<Response, 'headers' | 'body'>, max: number): Promise<string | null> {
+  const declared = res.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > max) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export type FileResult =
