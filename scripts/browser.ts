@@ -1,7 +1,7 @@
 // Finds a Chromium for the e2e tests, or installs one, so `npm test` passes on a fresh machine.
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { aptInstallCommand, isDebian, isExecutable, isRoot } from './system-package.ts';
 
 /** Where a system Chromium usually lives (Debian's package first). */
 export const SYSTEM_CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
@@ -47,22 +47,13 @@ export interface InstallStep {
 export function installPlan(facts: { isRoot: boolean; isDebian: boolean; npx: string }): InstallStep[] {
   const steps: InstallStep[] = [];
   if (facts.isRoot && facts.isDebian) {
-    steps.push({ say: 'e2e: no Chromium found; installing the Debian package "chromium" (apt-get update first)', command: 'sh', args: ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null'] });
+    steps.push({ say: 'e2e: no Chromium found; installing the Debian package "chromium" (apt-get update first)', command: 'sh', args: ['-c', aptInstallCommand(['chromium', 'fonts-dejavu-core'])] });
   }
   steps.push({ say: 'e2e: no Chromium found; trying Playwright\'s download ("playwright install chromium")', command: facts.npx, args: ['playwright', 'install', 'chromium'] });
   return steps;
 }
 
 export const NO_BROWSER_MESSAGE = 'e2e: no Chromium found and none could be installed: install the Debian package (as root: apt-get update && apt-get install chromium) or run "npx playwright install chromium" where its download is reachable, or set CHROMIUM_PATH to a Chromium executable.';
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return existsSync(path);
-  } catch {
-    return false;
-  }
-}
 
 function playwrightChromium(): string | null {
   try {
@@ -74,20 +65,12 @@ function playwrightChromium(): string | null {
   }
 }
 
-function isDebian(): boolean {
-  try {
-    return /^ID(?:_LIKE)?=.*debian/m.test(readFileSync('/etc/os-release', 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
 /** Finds or installs a browser; returns its path, or null after printing what to do. */
 export function ensureBrowser(env: Record<string, string | undefined> = process.env): string | null {
   const probe: BrowserProbe = { env, isExecutable, playwrightChromium };
   const found = findBrowser(probe);
   if (found) return found.path;
-  const plan = installPlan({ isRoot: process.getuid?.() === 0, isDebian: isDebian(), npx: 'npx' });
+  const plan = installPlan({ isRoot: isRoot(), isDebian: isDebian(), npx: 'npx' });
   for (const step of plan) {
     console.log(step.say);
     // Bounded: a download that cannot reach its host must not hang the test run.

@@ -88,6 +88,12 @@ describe('valid values', () => {
     expect('revalidateSecret' in services).toBe(false);
   });
 
+  it('take a redis:// or rediss:// REDIS_URL (unset: none, the in-process state)', () => {
+    expect(parseServerEnv({ REDIS_URL: 'redis://redis.internal:6379' }).REDIS_URL).toBe('redis://redis.internal:6379');
+    expect(parseServerEnv({ REDIS_URL: 'rediss://:pw@redis.internal:6380/1' }).REDIS_URL).toBe('rediss://:pw@redis.internal:6380/1');
+    expect(parseServerEnv({})).not.toHaveProperty('REDIS_URL');
+  });
+
   it.each([['0', 'none'], ['25', 'error'], ['60', 'warn'], ['100', 'debug'], ['INFO', 'info']])('LOG_LEVEL=%s is the level %s', (value, level) => {
     expect(parseServerEnv({ LOG_LEVEL: value }).LOG_LEVEL).toBe(level);
   });
@@ -117,6 +123,9 @@ describe('malformed values', () => {
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '-1', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '2.5', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '15s', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
+    ['REDIS_URL', 'redis.internal:6379', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],
+    ['REDIS_URL', 'http://redis.internal:6379', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],
+    ['REDIS_URL', 'redis://', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],
   ])('%s=%j is named in the error', (name, value, message) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(`- ${name}: ${message}`);

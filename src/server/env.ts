@@ -8,12 +8,13 @@ import { DEFAULT_LOG_FORMAT, DEFAULT_LOG_LEVEL, LOG_FORMATS, LOG_LEVEL_HINT, LOG
 import type { GraphQLServiceConfig } from '../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../lib/http/timeouts.ts';
 import { isPasswordHash } from '../lib/crypto/password.ts';
-import { memorySharedState } from '../lib/shared-state/index.ts';
+import { processSharedState } from './shared-state.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
 const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
 const INTROSPECTION_CACHE_MESSAGE = 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30';
+const REDIS_URL_MESSAGE = 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379';
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
 const Millis = (name: string) => v.pipe(
   v.string(), v.transform(Number),
@@ -70,6 +71,11 @@ export const ServerEnvSchema = v.object({
   EDITOR_PASSWORD_HASH: v.optional(v.pipe(v.string(), v.check(isPasswordHash, 'EDITOR_PASSWORD_HASH must be a scrypt hash made by `npm run hash-password`'))),
   /** Signs protected-page grants; unset, a random secret per process (grants then work only on the instance that made them). */
   PAGE_GRANT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'PAGE_GRANT_SECRET must be at least 32 characters'))),
+  /**
+   * Redis (or Valkey) holding what every instance must agree on: revoked editor sessions, used
+   * handoff tokens (src/server/shared-state.ts); unset, this process's memory (one instance only).
+   */
+  REDIS_URL: v.optional(v.pipe(v.string(), v.url(REDIS_URL_MESSAGE), v.regex(/^rediss?:\/\/[^/?#]/i, REDIS_URL_MESSAGE))),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -111,13 +117,6 @@ const PROCESS_LINK_SECRET = randomBytes(32).toString('hex');
 /** The protected-page grant secret of this process when PAGE_GRANT_SECRET is unset. */
 const PROCESS_GRANT_SECRET = randomBytes(32).toString('hex');
 
-/**
- * The shared state of this process (editor session revocations, used handoff tokens): one per
- * process, whatever number of times the services are configured. In memory until a shared store
- * (Redis) replaces it; see docs/operations.md, "Several server instances".
- */
-const PROCESS_SHARED_STATE = memorySharedState();
-
 /** The ticketing service's config: endpoint (with its fallback), debug level (the server's LOG_LEVEL), link secret, timeouts. */
 export function ticketingConfig(env: ServerEnv): TicketingConfig {
   return {
@@ -155,7 +154,7 @@ export function servicesFromEnv(env: ServerEnv): Services {
     ...(env.REVALIDATE_SECRET ? { revalidateSecret: env.REVALIDATE_SECRET } : {}),
     ...(env.EDITOR_PASSWORD_HASH ? { editorPasswordHash: env.EDITOR_PASSWORD_HASH } : {}),
     pageGrantSecret: env.PAGE_GRANT_SECRET ?? PROCESS_GRANT_SECRET,
-    sharedState: PROCESS_SHARED_STATE,
+    sharedState: processSharedState(env),
     thirdParty: {
       consentScriptUrl: env.COOKIE_CONSENT_SCRIPT_URL,
       consentId: env.COOKIE_CONSENT_ID,

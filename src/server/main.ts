@@ -17,6 +17,7 @@ import { getLogger } from '../lib/log/index.ts';
 import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
 import { FALLBACK_CSP, SECURITY_HEADERS } from './headers.ts';
 import { MAX_HEADER_BYTES } from './request-target.ts';
+import { closeProcessSharedState, processRedis } from './shared-state.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -125,6 +126,12 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
   });
+  // Redis is asked once now, so an operator sees at start whether editor sessions can be checked
+  // (the server serves either way: only editor requests need it, and they answer 503 without it).
+  processRedis(env)?.run('PING', (c) => c.ping()).then(
+    () => log.info('shared state: Redis answers (REDIS_URL)'),
+    (err: Error) => log.warn(`shared state: ${err.message}; editor requests answer 503 until it answers (docs/operations.md, "Several server instances")`),
+  );
   let retry: ReturnType<typeof retryWithBackoff> | null = null;
   return {
     server,
@@ -135,7 +142,10 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
         onSuccess: () => revalidateLog.info('the content hub is back: the release is up to date'),
       });
     },
-    close: () => new Promise((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); }),
+    close: async () => {
+      await new Promise<void>((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); });
+      await closeProcessSharedState();
+    },
   };
 }
 

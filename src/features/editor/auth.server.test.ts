@@ -2,9 +2,10 @@ import type { APIContext, APIRoute } from 'astro';
 import { describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import { rateLimiter } from '../../lib/http/rate-limit.ts';
-import { checkEditorPassword, editorAuthHandlers, readFormBody, SIGN_IN_LIMIT } from './auth.server.ts';
+import { checkEditorPassword, editorAuthHandlers, LOGOUT_FAILED_MESSAGE, readFormBody, SESSION_UNCHECKED_MESSAGE, SIGN_IN_LIMIT } from './auth.server.ts';
 import { translationState } from './api.server.ts';
-import { memorySharedState, type SharedState } from '../../lib/shared-state/index.ts';
+import { memorySharedState, SharedStateError, type SharedState } from '../../lib/shared-state/index.ts';
+import { errorPageStatus } from '../../site/error-page.ts';
 import { EDITOR_COOKIE, EDITOR_COOKIE_MAX_AGE, newEditorSession, readEditorSession } from './session.server.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
@@ -192,6 +193,53 @@ describe('logout', () => {
     expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${mine}` })).status).toBe(401);
     expect((await call(signIn, { body: { hash: mine } })).body).toEqual({ success: false });
     expect((await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${other}` })).status).toBe(400);
+  });
+});
+
+describe('when the revocations cannot be asked (the shared state is down)', () => {
+  const down = (): SharedState & { asked: string[] } => {
+    const asked: string[] = [];
+    const fail = (op: string) => (key: string) => {
+      asked.push(`${op} ${key}`);
+      return Promise.reject(new SharedStateError('Redis at redis.internal:6379 did not answer EXISTS within 5000 ms (UPSTREAM_TIMEOUT_MS)'));
+    };
+    return { asked, has: fail('has'), claim: fail('claim') };
+  };
+  const params = { pageId: '../x' };
+
+  it('an editor API refuses a valid session with 503 and a clear message (fail closed: never let through, never 401)', async () => {
+    const state = down();
+    const res = await call(translationState, { params, cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}`, state });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ success: false, error: 'session-store-unavailable', message: SESSION_UNCHECKED_MESSAGE });
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(state.asked).toEqual([expect.stringMatching(/^has editor-session:revoked:/)]);
+    // Without a valid cookie nothing is asked: 401 as always.
+    expect((await call(translationState, { params, state })).status).toBe(401);
+  });
+
+  it('the re-check of a session value is 503, without a cookie', async () => {
+    const res = await call(fresh().signIn, { body: { hash: newEditorSession(HASH) }, state: down() });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: 'session-store-unavailable', message: SESSION_UNCHECKED_MESSAGE });
+    expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('logout that cannot record the revocation says so (503) and keeps the cookie, so signing out again can still end the session', async () => {
+    const cookie = `${EDITOR_COOKIE}=${newEditorSession(HASH)}`;
+    const res = await call(fresh().logout, { body: {}, cookie, state: down() });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, error: 'session-store-unavailable', message: LOGOUT_FAILED_MESSAGE });
+    expect(res.headers.get('set-cookie')).toBeNull();
+    // The no-script form gets the error page (503, in its language) through the middleware.
+    const err = await call(fresh().logout, { body: 'locale=de', contentType: 'application/x-www-form-urlencoded', cookie, state: down() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SharedStateError);
+    expect(errorPageStatus(err)).toEqual({ status: 503, retryAfter: 60 });
+  });
+
+  it('any other failure is not taken for an unavailable store', async () => {
+    const broken: SharedState = { has: () => Promise.reject(new TypeError('bug')), claim: () => Promise.reject(new TypeError('bug')) };
+    await expect(call(translationState, { params, cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}`, state: broken })).rejects.toThrow('bug');
   });
 });
 

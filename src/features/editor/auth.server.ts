@@ -13,6 +13,9 @@ import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { json } from '../../lib/http/json.ts';
 import { clientKey, rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { CROSS_SITE_MESSAGE, isCrossOriginRequest } from '../../lib/http/same-origin.ts';
+import { getLogger } from '../../lib/log/index.ts';
+import { isSharedStateError } from '../../lib/shared-state/index.ts';
+import { RETRY_AFTER_SECONDS } from '../../site/error-page.ts';
 import { apiContext } from '../platform/context.ts';
 import { editorCookieHeader, editorSession, editorSessionOf, newEditorSession, revokeEditorSession, secondsLeft, type EditorSession } from './session.server.ts';
 
@@ -26,6 +29,8 @@ export const PASSWORD_MAX_LENGTH = 1024;
 export const CLOSED_MESSAGE = 'The editor area is not configured on this server (EDITOR_PASSWORD_HASH is not set).';
 export const REQUIRED_MESSAGE = 'A non-empty password is required.';
 export const SESSION_REQUIRED_MESSAGE = 'This needs an editor session: sign in at /{locale}/editor first.';
+export const SESSION_UNCHECKED_MESSAGE = 'The editor session cannot be checked right now: the shared session store does not answer. Try again in a minute.';
+export const LOGOUT_FAILED_MESSAGE = 'Signing out did not finish: the shared session store does not answer, so the session could not be ended on every server. Try again in a minute.';
 export const rateLimitedMessage = (seconds: number) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.`;
 
 export type SignInOutcome =
@@ -63,16 +68,36 @@ export function editorRequired(): Response {
   return json({ success: false, error: 'editor-session-required', message: SESSION_REQUIRED_MESSAGE }, 401);
 }
 
+const log = getLogger('editor');
+
+/**
+ * The 503 of an editor request whose session cannot be checked or ended because the shared state
+ * (the revocations) does not answer: fail closed, the request never passes. Any other error is
+ * thrown on.
+ */
+export function sessionStoreDown(err: unknown, message: string = SESSION_UNCHECKED_MESSAGE): Response {
+  if (!isSharedStateError(err)) throw err;
+  log.warn(`editor request refused with 503: ${err.message}`);
+  const res = json({ success: false, error: 'session-store-unavailable', message }, 503);
+  res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  return res;
+}
+
 /**
  * The editor session a request carries (re-checked on every request: signature, expiry, the hash
- * configured now, revocation), or the answer to send: 401, or 503 when the editor area is closed.
+ * configured now, revocation), or the answer to send: 401, or 503 when the editor area is closed
+ * or the revocations cannot be asked.
  */
 export async function editorOf(context: Pick<APIContext, 'request' | 'locals'>): Promise<{ session: EditorSession } | { refused: Response }> {
   const { services } = apiContext(context.locals);
   const hash = services.editorPasswordHash;
   if (!hash) return { refused: json({ success: false, error: 'editor-area-closed', message: CLOSED_MESSAGE }, 503) };
-  const session = await editorSessionOf(context.request, hash, services.sharedState);
-  return session ? { session } : { refused: editorRequired() };
+  try {
+    const session = await editorSessionOf(context.request, hash, services.sharedState);
+    return session ? { session } : { refused: editorRequired() };
+  } catch (err) {
+    return { refused: sessionStoreDown(err) };
+  }
 }
 
 /** Null when the request carries a valid editor session, else the answer to send (see {@link editorOf}). */
@@ -103,7 +128,12 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
     if (!parsed.success) return json({ success: false, error: 'invalid-body', message: parsed.issues[0].message }, 400);
     if ('hash' in parsed.output) {
       // A re-check of a session value (not a password: nothing to rate-limit, it is signed and random).
-      const session = await editorSession(parsed.output.hash, hash, sharedState);
+      let session: EditorSession | null;
+      try {
+        session = await editorSession(parsed.output.hash, hash, sharedState);
+      } catch (err) {
+        return sessionStoreDown(err);
+      }
       if (!session) return json({ success: false }, 401);
       const res = json({ success: true });
       // Renewed, never extended: the cookie lives as long as the session, 90 days from the sign-in at most.
@@ -131,17 +161,25 @@ export function editorAuthHandlers(limiter: RateLimiter = signInLimiter) {
   /**
    * POST /api/editor-area-autentication/logout: revokes the request's session (on every instance
    * sharing the state) and clears the editor cookie. A form post (the logout button of the editor
-   * area, no JavaScript needed) is sent back to the sign-in page of its locale.
+   * area, no JavaScript needed) is sent back to the sign-in page of its locale. When the revocation
+   * cannot be recorded the answer is 503 and the cookie stays (signing out again can still end the
+   * session everywhere): JSON, or for a form post the error page.
    */
   const logout: APIRoute = async (context) => {
     const crossSite = crossSiteRefusal(context, { success: false });
     if (crossSite) return crossSite;
     const { editorPasswordHash: hash, sharedState } = apiContext(context.locals).services;
-    const session = await editorSessionOf(context.request, hash, sharedState);
-    if (session) await revokeEditorSession(session, sharedState);
-    const clear = editorCookieHeader('', context.url, 0);
     const type = context.request.headers.get('content-type') ?? '';
-    if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const isForm = /^application\/x-www-form-urlencoded\b/i.test(type);
+    try {
+      const session = await editorSessionOf(context.request, hash, sharedState);
+      if (session) await revokeEditorSession(session, sharedState);
+    } catch (err) {
+      if (isForm && isSharedStateError(err)) throw err;
+      return sessionStoreDown(err, LOGOUT_FAILED_MESSAGE);
+    }
+    const clear = editorCookieHeader('', context.url, 0);
+    if (isForm) {
       const body = await readUrlEncodedBody(context.request, SIGN_IN_BODY_LIMIT);
       if (body.kind === 'too-large') return json({ success: false, error: 'too-large', message: `The body may have at most ${SIGN_IN_BODY_LIMIT} bytes.` }, 413);
       const locale = body.kind === 'ok' ? body.value.get('locale') ?? '' : '';

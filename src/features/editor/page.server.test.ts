@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import type { PageContext } from '../platform/context.ts';
 import { editorPage } from './page.server.ts';
-import { memorySharedState } from '../../lib/shared-state/index.ts';
+import { memorySharedState, SharedStateError, type SharedState } from '../../lib/shared-state/index.ts';
+import { errorPageStatus } from '../../site/error-page.ts';
 import { EDITOR_COOKIE, newEditorSession, readEditorSession, revokeEditorSession } from './session.server.ts';
 
 const HASH = hashPasswordSync('right', { N: 2 ** 10, r: 8, p: 1 });
@@ -45,5 +46,13 @@ describe('the sign-in form of /{locale}/editor', () => {
     // Re-checked on every request: once revoked (a logout), the same cookie takes no action.
     await revokeEditorSession(readEditorSession(session, HASH)!, sharedState);
     expect(await editorPage(c, post('intent=reset&pageId=p1', 'd', `${EDITOR_COOKIE}=${session}`))).toEqual({ kind: 'sign-in', status: 401, state: 'idle' });
+  });
+
+  it('with the revocations not answering, a request with a valid cookie gets the 503 error page, never the area', async () => {
+    const down: SharedState = { has: () => Promise.reject(new SharedStateError('Redis did not answer')), claim: () => Promise.reject(new SharedStateError('Redis did not answer')) };
+    const c = { ...ctx(), services: { editorPasswordHash: HASH, sharedState: down } } as unknown as PageContext;
+    const url = new URL('http://localhost:4321/en/editor');
+    const out = await editorPage(c, { request: new Request(url, { headers: { cookie: `${EDITOR_COOKIE}=${newEditorSession(HASH)}` } }), url }).catch((e: unknown) => e);
+    expect(errorPageStatus(out)).toEqual({ status: 503, retryAfter: 60 });
   });
 });

@@ -70,7 +70,12 @@ function sameString(a: string, b: string): boolean {
 
 const revokedKey = (sid: string) => `editor-session:revoked:${sid}`;
 
-/** The session of `value` when it is valid (see {@link readEditorSession}) and not revoked; null otherwise. */
+/**
+ * The session of `value` when it is valid (see {@link readEditorSession}) and not revoked; null
+ * otherwise. Rejects with a SharedStateError when the revocations cannot be asked: never a session
+ * then (fail closed). Editor endpoints answer it with 503 (auth.server.ts `sessionStoreDown`),
+ * pages with the 503 error page (the error carries `unavailable`).
+ */
 export async function editorSession(value: string | undefined | null, passwordHash: string | undefined, state: SharedState, now = Date.now()): Promise<EditorSession | null> {
   const session = readEditorSession(value, passwordHash, now);
   if (!session) return null;
@@ -79,7 +84,7 @@ export async function editorSession(value: string | undefined | null, passwordHa
 
 /**
  * Revokes a session on every instance sharing `state`: the revocation is kept until the session
- * would have expired anyway, and no longer.
+ * would have expired anyway, and no longer. Rejects (SharedStateError) when it cannot be recorded.
  */
 export async function revokeEditorSession(session: EditorSession, state: SharedState): Promise<void> {
   await state.claim(revokedKey(session.sid), session.exp * 1000);

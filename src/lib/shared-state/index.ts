@@ -1,15 +1,17 @@
 /**
  * Facts every server instance has to agree on, each kept until its own expiry: revoked editor
  * sessions and used one-time tokens (src/features/editor/). The app reaches this state through the
- * {@link SharedState} interface only, so the in-process implementation here can be replaced by a
- * shared one (Redis/Valkey: `claim` = `SET key 1 NX PXAT expiresAt`, `has` = `EXISTS key`) without
- * touching its users. Every entry expires, so the set stays bounded by what is still live.
+ * {@link SharedState} interface only: the in-process implementation here (one instance), or the
+ * Redis one in redis.ts (`claim` = `SET key 1 NX PXAT expiresAt`, `has` = `EXISTS key`) when
+ * REDIS_URL is set (src/server/shared-state.ts). Every entry expires, so the set stays bounded by
+ * what is still live.
  * @example
  *   const state = memorySharedState();
  *   await state.claim('editor-handoff:used:abc', Date.now() + 60_000); // true: first use
  *   await state.claim('editor-handoff:used:abc', Date.now() + 60_000); // false: already used
  */
 
+/** Both methods reject with a {@link SharedStateError} when the state cannot be asked (the in-process one never does). */
 export interface SharedState {
   /**
    * Records `key` until `expiresAt` (ms since the epoch). True when this call recorded it, false
@@ -18,6 +20,24 @@ export interface SharedState {
   claim(key: string, expiresAt: number): Promise<boolean>;
   /** Whether `key` is recorded and not expired. */
   has(key: string): Promise<boolean>;
+}
+
+/**
+ * The shared state could not be asked (not reachable, too slow, an error answer). Callers that
+ * check something for security treat it as a refusal, never as "not recorded" (fail closed):
+ * `unavailable` makes the error page answer 503 with Retry-After (src/site/error-page.ts).
+ */
+export class SharedStateError extends Error {
+  override name = 'SharedStateError';
+  readonly unavailable = true;
+}
+
+/**
+ * Whether `err` is a {@link SharedStateError}. By name, not `instanceof`: the server and the
+ * built app each load their own copy of this module, and one process-wide client serves both.
+ */
+export function isSharedStateError(err: unknown): err is SharedStateError {
+  return err instanceof Error && err.name === 'SharedStateError';
 }
 
 /** Below this many entries expired ones are left until they are looked up (sweeping costs a pass over all). */
