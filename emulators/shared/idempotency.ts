@@ -26,7 +26,8 @@ export type Claim =
 
 /** The key of an `Idempotency-Key` header (quoted sf-string or bare), null when absent, 'malformed' when not a key. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders | Headers): string | null | 'malformed' {
-  const raw = headers instanceof Headers ? headers.get('idempotency-key') : headers['idempotency-key'];
+  // Duck-typed: graphql-yoga's requests carry their own Headers class.
+  const raw = typeof (headers as Headers).get === 'function' ? (headers as Headers).get('idempotency-key') : (headers as IncomingHttpHeaders)['idempotency-key'];
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (value === undefined || value === null) return null;
   const key = /^"(.*)"$/.exec(value)?.[1] ?? value;
