@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
+import { callerOf, idempotentAnswer } from '../../lib/idempotency/http.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError,
@@ -136,12 +137,20 @@ export function userAdminHandlers(guard: UserGuard) {
       return json({ id: id.value });
     }),
 
-    /** POST /api/user-admin/invitations { email, orguid, applications } → 201 UserDetail. */
-    invite: forAdmin('inviteUser', async ({ context, accessToken, config }) => {
+    /**
+     * POST /api/user-admin/invitations { email, orguid, applications } → 201 UserDetail. Needs an
+     * Idempotency-Key (the invite dialog makes one when it opens): the same invitation sent again
+     * is made once, and the repeat gets the first answer (lib/idempotency).
+     */
+    invite: forAdmin('inviteUser', async ({ context, accessToken, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${callerOf(accessToken)}` }, async (key) => {
       const body = await bodyOf(context.request, InvitationBody);
       if (!body.ok) return body.response;
-      return json(await inviteUser(config, accessToken, body.value), 201);
-    }),
+      try {
+        return json(await inviteUser(config, accessToken, body.value, key), 201);
+      } catch (err) {
+        return failureResponse(err, 'inviteUser');
+      }
+    })),
 
     /** POST /api/user-admin/users/{id}/access/{application} { action, status? } → UserDetail. */
     access: forAdmin('accessAction', async ({ context, accessToken, config }) => {

@@ -48,6 +48,21 @@ export function fingerprint(...parts: (string | Uint8Array)[]): string {
   return hash.digest('hex');
 }
 
+/**
+ * Who a bearer token belongs to, for a key's scope: its `sub` (the token was verified before this
+ * is asked), else a hash of the token (a renewed token then counts as another caller, and the
+ * service behind, which gets the key, still makes the write once).
+ */
+export function callerOf(accessToken: string): string {
+  try {
+    const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    if (typeof payload.sub === 'string' && payload.sub) return `sub:${payload.sub}`;
+  } catch {
+    // not a JWT: fall through
+  }
+  return `token:${fingerprint(accessToken).slice(0, 32)}`;
+}
+
 /** The process's store of answers (see store.ts for a shared one). */
 export const answerStore: IdempotencyStore<StoredAnswer> = memoryIdempotencyStore<StoredAnswer>({ sizeOf: (a) => a.body.length + a.contentType.length });
 
