@@ -210,7 +210,11 @@ test('an upload the visitor stops sending: 408 saying the upload stalled, not th
   const answer = await new Promise<Answer>((resolve, reject) => {
     const req = request({
       host: '127.0.0.1', port: APP, path: '/api/ticketing/graphql', method: 'POST', agent: false,
-      headers: { host: `localhost:${APP}`, authorization: `Bearer ${tokens.access_token}`, 'content-type': 'multipart/form-data; boundary=xyz', 'transfer-encoding': 'chunked' },
+      // As the browser sends it (a form-like type needs its Origin: Astro's checkOrigin).
+      headers: {
+        host: `localhost:${APP}`, origin: `http://localhost:${APP}`, authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'multipart/form-data; boundary=xyz', 'transfer-encoding': 'chunked',
+      },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
