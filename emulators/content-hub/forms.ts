@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { createGraphQLError } from 'graphql-yoga';
-import type { HubExtension, HubHelpers } from './server.ts';
+import { fingerprintOf, IDEMPOTENCY_REFUSALS, IdempotencyKeys } from '../shared/idempotency.ts';
+import type { Ctx, HubExtension, HubHelpers } from './server.ts';
 
 /**
  * The content hub's forms endpoint: the system of record for the site's request forms
@@ -11,7 +12,9 @@ import type { HubExtension, HubHelpers } from './server.ts';
  * checks a submission again (required fields, conditional requirements, e-mail and country
  * format, lengths) and stores it in SQLite (node:sqlite) in `forms.sqlite` of the hub's forms data
  * folder (FORMS_DATA_DIR, default `.data/forms`; in memory when the hub is started without one, as
- * unit tests do). `formSubmissions` reads them back (for tests and demos).
+ * unit tests do). `formSubmissions` reads them back (for tests and demos). A submission sent with
+ * an `Idempotency-Key` is stored once per key: a repeat within 24 h (a retry after the app gave
+ * up waiting) gets the first answer, also after a restart (the keys live in the same database).
  */
 
 export const formsTypeDefs = /* GraphQL */ `
@@ -121,9 +124,12 @@ export interface StoredSubmission {
 export class FormStore {
   readonly db: DatabaseSync;
 
+  readonly keys: IdempotencyKeys;
+
   constructor(dataDir: string | null) {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
     this.db = new DatabaseSync(dataDir ? join(dataDir, 'forms.sqlite') : ':memory:');
+    this.keys = new IdempotencyKeys(this.db);
     this.db.exec(`
       PRAGMA journal_mode = WAL;
       CREATE TABLE IF NOT EXISTS submissions (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
@@ -165,10 +171,25 @@ export function createFormsExtension(): HubExtension {
           formSubmissions: (_: unknown, a: { kind?: string | null; first?: number | null }) => store.list(a.kind ?? null, Math.max(1, Math.min(500, a.first ?? 50))),
         },
         Mutation: {
-          submitForm: (_: unknown, a: { kind: string; locale: string; fields: { name: string; value: string }[] }) => {
+          submitForm: (_: unknown, a: { kind: string; locale: string; fields: { name: string; value: string }[] }, ctx: Ctx) => {
             const problems = checkSubmission(a.kind, a.locale, a.fields);
             if (Object.keys(problems).length) throw badInput(`Form submission not accepted: ${Object.values(problems).join(' ')}`, problems);
-            return { ok: true, id: store.add(a.kind, a.locale, a.fields).id };
+            const key = ctx.idempotencyKey ?? null;
+            if (key === 'malformed') throw createGraphQLError(IDEMPOTENCY_REFUSALS.malformed.message, { extensions: { code: 'BAD_REQUEST' } });
+            if (!key) return { ok: true, id: store.add(a.kind, a.locale, a.fields).id };
+            const claim = store.keys.claim('forms', key, fingerprintOf(a.kind, a.locale.toLowerCase(), JSON.stringify(a.fields)));
+            if (claim.kind === 'done') return JSON.parse(claim.answer.body) as { ok: boolean; id: string };
+            if (claim.kind === 'in-progress' || claim.kind === 'mismatch') {
+              throw createGraphQLError(IDEMPOTENCY_REFUSALS[claim.kind].message, { extensions: { code: claim.kind === 'mismatch' ? 'IDEMPOTENCY_KEY_REUSED' : 'IDEMPOTENCY_KEY_IN_USE' } });
+            }
+            try {
+              const answer = { ok: true, id: store.add(a.kind, a.locale, a.fields).id };
+              claim.finish({ status: 200, body: JSON.stringify(answer) });
+              return answer;
+            } catch (err) {
+              claim.release();
+              throw err;
+            }
           },
         },
       };

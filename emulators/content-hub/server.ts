@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
+import { idempotencyKeyOf } from '../shared/idempotency.ts';
 import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { documentThumbnail } from '../catalogue/thumbnail.ts';
@@ -18,6 +19,8 @@ const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
 
 export interface Ctx {
   locales: string[];
+  /** The request's Idempotency-Key (null without one; 'malformed' when it is not a key). */
+  idempotencyKey?: string | null | 'malformed';
 }
 
 /** Helpers the content hub hands to its schema extensions (e.g. editorial content). */
@@ -293,7 +296,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: opts.quiet ? false : 'warn',
-    context: ({ request }) => ({ locales: localesOf(request.headers.get('x-content-locales')) }),
+    context: ({ request }) => ({ locales: localesOf(request.headers.get('x-content-locales')), idempotencyKey: idempotencyKeyOf(request.headers) }),
   });
 
   const server = createServer((req, res) => {

@@ -4,6 +4,7 @@
 // the app enforces the same rule itself (src/features/user-admin/policy.ts, issue 28).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
+import { fingerprintOf, IDEMPOTENCY_REFUSALS, IdempotencyKeys, idempotencyKeyOf } from '../shared/idempotency.ts';
 import {
   ACTIONS, APPLICATIONS, EDIT_STATUSES, EFFECTIVE_STATUSES, INVITE_MS, ROLE_EXTERN, ROLE_INTERN,
   adminScope, administers, allowedActions, effectiveStatus, mayChange, mayRemoveMembership, reaches, transition,
@@ -303,40 +304,61 @@ function list(res: ServerResponse, url: URL, store: UserStore, scope: AdminScope
   sendJson(res, 200, { result: rows.slice(start, start + q.pageSize), totalCount: rows.length, page: q.page, pageSize: q.pageSize });
 }
 
+/** The idempotency keys of each user store (in its own database, so they survive a restart). */
+const inviteKeys = new WeakMap<UserStore, IdempotencyKeys>();
+
+/**
+ * POST …/invitations. With an `Idempotency-Key`, an invitation sent again (a retry after the app
+ * gave up waiting) is made once: the repeat gets the first answer (201 and the user), not the
+ * 409 "User already exists" the second invitation of the same address would otherwise get.
+ */
 async function invite(req: IncomingMessage, res: ServerResponse, deps: AdminDeps, me: IdentityUser, scope: AdminScope, now: number): Promise<void> {
-  const { store } = deps;
+  const key = idempotencyKeyOf(req.headers);
+  if (key === 'malformed') {
+    sendJson(res, 400, badRequest(IDEMPOTENCY_REFUSALS.malformed.message));
+    return;
+  }
   const read = await readJson(req);
   if (!read.ok) {
     sendJson(res, read.status, badRequest(read.message));
     return;
   }
-  const parsed = v.safeParse(Invitation, read.body);
-  if (!parsed.success) {
-    sendJson(res, 400, badRequest(parsed.issues[0]!.message, issueField(parsed.issues)));
+  if (!key) {
+    const answer = inviteAnswer(read.body, deps, me, scope, now);
+    sendJson(res, answer.status, answer.body);
     return;
   }
+  let keys = inviteKeys.get(deps.store);
+  if (!keys) inviteKeys.set(deps.store, (keys = new IdempotencyKeys(deps.store.db)));
+  const outcome = await keys.once(`invite:${me._id}`, key, fingerprintOf(JSON.stringify(read.body)), async () => {
+    const answer = inviteAnswer(read.body, deps, me, scope, now);
+    return { status: answer.status, body: JSON.stringify(answer.body) };
+  });
+  if (outcome.kind === 'in-progress' || outcome.kind === 'mismatch') {
+    const refusal = IDEMPOTENCY_REFUSALS[outcome.kind];
+    sendJson(res, refusal.status, { code: refusal.status, reason: outcome.kind === 'mismatch' ? 'Unprocessable Entity' : 'Conflict', message: refusal.message });
+    return;
+  }
+  sendJson(res, outcome.answer.status, JSON.parse(outcome.answer.body));
+}
+
+function inviteAnswer(body: unknown, deps: AdminDeps, me: IdentityUser, scope: AdminScope, now: number): { status: number; body: unknown } {
+  const { store } = deps;
+  const parsed = v.safeParse(Invitation, body);
+  if (!parsed.success) return { status: 400, body: badRequest(parsed.issues[0]!.message, issueField(parsed.issues)) };
   const { email, orguid, applications } = parsed.output;
   const org = store.organisation(orguid);
-  if (!org) {
-    sendJson(res, 400, badRequest(`Unknown organisation ${orguid}`, 'orguid'));
-    return;
-  }
-  if (!administers(scope, orguid)) {
-    sendJson(res, 403, ORG_NOT_PERMITTED);
-    return;
-  }
+  if (!org) return { status: 400, body: badRequest(`Unknown organisation ${orguid}`, 'orguid') };
+  if (!administers(scope, orguid)) return { status: 403, body: ORG_NOT_PERMITTED };
   const existing = store.findByLogin(email)?.user;
-  if (existing) {
-    sendJson(res, 409, conflict('User already exists', { userId: existing._id, permitted: reaches(scope, factsOf(store, existing)) }));
-    return;
-  }
+  if (existing) return { status: 409, body: conflict('User already exists', { userId: existing._id, permitted: reaches(scope, factsOf(store, existing)) }) };
   const date = new Date(now).toISOString();
   const expires = new Date(now + INVITE_MS).toISOString();
   const records: AccessRecord[] = [...new Set(applications)].map((application) => ({
     application, status: 'invited', requestedBy: me.mail, requestDate: date, inviteExpiresAt: expires, updatedAt: date,
   }));
   const user = store.invite(email, org, records);
-  sendJson(res, 201, { user: userDetail(store, user, scope, now) });
+  return { status: 201, body: { user: userDetail(store, user, scope, now) } };
 }
 
 async function accessAction(

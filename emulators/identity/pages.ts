@@ -25,6 +25,8 @@ const STRINGS = {
     create: 'Create account',
     errorSummary: 'Please correct the following:',
     registered: 'Your account was created. You can now sign in.',
+    registerBusyTitle: 'Your account is being created',
+    registerBusy: 'Your account is being created right now. Wait a moment, then send the form again: the account will not be created twice.',
     registeredTitle: 'Account created',
     signedOutTitle: 'Signed out',
     signedOut: 'You have been signed out.',
@@ -67,6 +69,8 @@ const STRINGS = {
     create: 'Konto erstellen',
     errorSummary: 'Bitte korrigieren Sie Folgendes:',
     registered: 'Ihr Konto wurde erstellt. Sie können sich jetzt anmelden.',
+    registerBusyTitle: 'Ihr Konto wird erstellt',
+    registerBusy: 'Ihr Konto wird gerade erstellt. Warten Sie einen Moment und senden Sie das Formular dann erneut: Das Konto wird nicht doppelt erstellt.',
     registeredTitle: 'Konto erstellt',
     signedOutTitle: 'Abgemeldet',
     signedOut: 'Sie wurden abgemeldet.',
@@ -204,6 +208,8 @@ export interface RegisterView {
   lang: PageLanguage;
   action: string;
   csrf: string;
+  /** This rendering's idempotency key: the same form sent twice creates the account once. */
+  idempotencyKey: string;
   values: { givenName: string; sn: string; mail: string };
   failures?: FailedPolicyRequirement[];
 }
@@ -228,6 +234,7 @@ ${failed ? `<ul class="field-error" id="${name}-error">${failed.map((r) => `<li>
 ${summary}
 <form method="post" action="${escapeHtml(view.action)}" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+<input type="hidden" name="idempotencyKey" value="${escapeHtml(view.idempotencyKey)}">
 ${field('givenName', 'text', 'given-name', view.values.givenName)}
 ${field('sn', 'text', 'family-name', view.values.sn)}
 ${field('mail', 'email', 'email', view.values.mail)}

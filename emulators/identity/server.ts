@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { jwtVerify, decodeProtectedHeader, type JWTPayload } from 'jose';
 import Provider, { type ProviderContext, type TokenModel } from 'oidc-provider';
 import * as v from 'valibot';
+import { fingerprintOf, IdempotencyKeys, idempotencyKeyOf } from '../shared/idempotency.ts';
 import { MemoryStore, memoryAdapter } from './adapter.ts';
 import { BodyTooLarge, bearerToken, cookie, cors, readForm, redirect, sendHtml, sendJson } from './http.ts';
 import { IDM_SCOPE, handleIdm } from './idm.ts';
@@ -105,6 +106,7 @@ function claimsOf(user: IdentityUser, scopes: Set<string>): Record<string, unkno
 const LoginForm = v.object({ username: v.optional(v.string(), ''), password: v.optional(v.string(), '') });
 const RegisterForm = v.object({
   givenName: v.optional(v.string(), ''), sn: v.optional(v.string(), ''), mail: v.optional(v.string(), ''), password: v.optional(v.string(), ''), csrf: v.optional(v.string(), ''),
+  idempotencyKey: v.optional(v.string(), ''),
 });
 
 /** Starts the identity emulator; resolves once it listens on 127.0.0.1. */
@@ -113,6 +115,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
   const appOrigins = opts.appOrigins.map((o) => new URL(o).origin);
   const ttl = opts.accessTokenTtl ?? 3600;
   const store = new UserStore(opts.dataDir);
+  const registrationKeys = new IdempotencyKeys(store.db);
   await store.seed(opts.seedFile ?? DEFAULT_SEED);
   const keys = loadKeys(opts.dataDir);
   const publicKey: KeyObject = createPublicKey({ key: keys.jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
@@ -429,8 +432,11 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
     const csrfCookie = cookie(req, 'kmx_registration');
     const csrf = csrfCookie && /^[\w-]{20,}$/.test(csrfCookie) ? csrfCookie : randomBytes(18).toString('base64url');
     const setCookie = { 'set-cookie': `kmx_registration=${csrf}; Path=${REGISTRATION_PATH}; HttpOnly; SameSite=Strict` };
+    // Each rendering of the form gets a new idempotency key (hidden field): "Create account" sent
+    // again after a lost answer creates the account once and answers as the first time did.
+    const freshKey = () => randomUUID();
     if (req.method === 'GET') {
-      sendHtml(res, 200, registerPage({ lang, action, csrf, values: { givenName: '', sn: '', mail: '' } }), setCookie);
+      sendHtml(res, 200, registerPage({ lang, action, csrf, idempotencyKey: freshKey(), values: { givenName: '', sn: '', mail: '' } }), setCookie);
       return;
     }
     if (req.method !== 'POST') {
@@ -439,10 +445,24 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
     }
     const form = v.parse(RegisterForm, await readForm(req));
     if (!csrfCookie || form.csrf !== csrfCookie) {
-      sendHtml(res, 403, registerPage({ lang, action, csrf, values: form, failures: [] }), setCookie);
+      sendHtml(res, 403, registerPage({ lang, action, csrf, idempotencyKey: freshKey(), values: form, failures: [] }), setCookie);
       return;
     }
     const values = { givenName: form.givenName.trim(), sn: form.sn.trim(), mail: form.mail.trim() };
+    const done = () => {
+      if (back) redirect(res, back);
+      else sendHtml(res, 201, messagePage(lang, t.registeredTitle, t.registered));
+    };
+    const key = idempotencyKeyOf({ 'idempotency-key': form.idempotencyKey });
+    const claim = key && key !== 'malformed' ? registrationKeys.claim('register', key, fingerprintOf(values.mail.toLowerCase(), values.givenName, values.sn)) : null;
+    if (claim?.kind === 'done') {
+      done();
+      return;
+    }
+    if (claim?.kind === 'in-progress') {
+      sendHtml(res, 409, messagePage(lang, t.registerBusyTitle, t.registerBusy), { 'retry-after': '1' });
+      return;
+    }
     const failures: FailedPolicyRequirement[] = [];
     for (const field of ['givenName', 'sn', 'mail'] as const) {
       const requirements = fieldRequirements(field, values[field]);
@@ -452,12 +472,18 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
     const passwordFailures = passwordRequirements(form.password, { ...values, userName: values.mail });
     if (passwordFailures.length) failures.push({ property: 'password', policyRequirements: passwordFailures });
     if (failures.length) {
-      sendHtml(res, 400, registerPage({ lang, action, csrf, values, failures }), setCookie);
+      if (claim?.kind === 'started') claim.release();
+      sendHtml(res, 400, registerPage({ lang, action, csrf, idempotencyKey: freshKey(), values, failures }), setCookie);
       return;
     }
-    await store.create(values, form.password);
-    if (back) redirect(res, back);
-    else sendHtml(res, 201, messagePage(lang, t.registeredTitle, t.registered));
+    try {
+      await store.create(values, form.password);
+    } catch (err) {
+      if (claim?.kind === 'started') claim.release();
+      throw err;
+    }
+    if (claim?.kind === 'started') claim.finish({ status: back ? 303 : 201, body: '' });
+    done();
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

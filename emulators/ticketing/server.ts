@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { DocumentNode } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import * as v from 'valibot';
+import { fingerprintOf, IDEMPOTENCY_REFUSALS, IdempotencyKeys, idempotencyKeyOf, type KeptAnswer } from '../shared/idempotency.ts';
 import { IDENTITY_TOKEN_HEADER, IdentityUnavailable, tokenVerifier, Unauthenticated, type Caller } from './auth.ts';
 import { MultipartError, multipartBoundary, readMultipart, readTextPart } from './multipart.ts';
 import { createResolvers, ONPREM_ROLE, type TicketingContext } from './resolvers.ts';
@@ -108,6 +109,12 @@ function setPath(operations: Record<string, unknown>, path: string, value: unkno
   (target as Record<string, unknown>)[last] = value;
 }
 
+async function readAll(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Starts the ticketing emulator; resolves once it listens on 127.0.0.1. */
 export async function startTicketing(opts: TicketingOptions): Promise<RunningTicketing> {
   const store = new TicketingStore(opts.dataDir);
@@ -117,6 +124,8 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
   const defaultLevel: DebugLevel = opts.logLevel ?? (opts.quiet ? 'none' : 'warn');
   const sink = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const verifier = tokenVerifier({ issuer: opts.issuer, audience: opts.audience });
+  // Writes sent with an Idempotency-Key happen once per key and caller; a repeat gets the first answer (24 h).
+  const keys = new IdempotencyKeys(store.db);
   let origin = '';
 
   const yoga = createYoga<{ ticketing: TicketingContext }, TicketingContext>({
@@ -194,8 +203,43 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
     res.end(body);
   };
 
+  /** A GraphQL answer that settles its key: 200 without top-level errors (field errors of a payload included: the same input gets them again). */
+  const settles = (a: KeptAnswer) => {
+    if (a.status !== 200) return false;
+    try {
+      return !(JSON.parse(a.body) as { errors?: unknown[] }).errors?.length;
+    } catch {
+      return false;
+    }
+  };
+
+  /**
+   * Runs one GraphQL request, once per Idempotency-Key when it carries one (`fingerprint`: what
+   * the request asks for), and gives back how to answer it: the first answer to a repeat, 409
+   * while the first still runs, 422 for the key with another request.
+   */
+  const runOnce = async (res: ServerResponse, caller: Caller, key: string | null, fingerprint: () => string, run: () => Response | Promise<Response>, log: Logger): Promise<() => void | Promise<void>> => {
+    if (!key) {
+      const response = await run();
+      return () => sendFetchResponse(res, response);
+    }
+    const outcome = await keys.once(caller.sub, key, fingerprint(), async () => {
+      const response = await run();
+      return { status: response.status, body: await response.text() };
+    }, settles);
+    if (outcome.kind === 'in-progress' || outcome.kind === 'mismatch') {
+      const refusal = IDEMPOTENCY_REFUSALS[outcome.kind];
+      log('info', `idempotency key ${outcome.kind}`);
+      const body = graphqlError(outcome.kind === 'mismatch' ? 'IDEMPOTENCY_KEY_REUSED' : 'IDEMPOTENCY_KEY_IN_USE', refusal.message);
+      return () => sendJson(res, refusal.status, body, outcome.kind === 'in-progress' ? { 'retry-after': '1' } : {});
+    }
+    if (outcome.kind === 'replayed') log('info', 'idempotency key seen before: the first answer again');
+    const { status, body } = outcome.answer;
+    return () => sendJson(res, status, JSON.parse(body || 'null'), outcome.kind === 'replayed' ? { 'idempotent-replayed': 'true' } : {});
+  };
+
   /** The GraphQL multipart request convention, streamed: operations, map, then each file straight to disk. */
-  const multipart = async (req: IncomingMessage, res: ServerResponse, boundary: string, ticketing: Omit<TicketingContext, 'staged' | 'log'>, log: Logger) => {
+  const multipart = async (req: IncomingMessage, res: ServerResponse, boundary: string, ticketing: Omit<TicketingContext, 'staged' | 'log'>, key: string | null, log: Logger) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > MAX_FILES_PER_REQUEST * MAX_UPLOAD_BYTES + 2 * MAX_JSON_FIELD_BYTES) {
       refuseWhileReading(req, res, 413, graphqlError('FILE_TOO_LARGE', 'The request is larger than the files it may carry (100 MB each)'));
@@ -206,18 +250,24 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
     try {
       let operations: Record<string, unknown> | undefined;
       let map: Record<string, string[]> | undefined;
+      // What the request asks for, for its idempotency key: the operations and map as sent, each file's name, type and size.
+      const asked: string[] = [];
       const pending = new Set<string>();
       for await (const { headers, body } of readMultipart(req.iterator({ destroyOnReturn: false }), boundary)) {
         if (!operations) {
           if (headers.name !== 'operations') throw new MultipartError('the first field must be "operations"');
-          const parsed: unknown = JSON.parse(await readTextPart(body, MAX_JSON_FIELD_BYTES, 'operations'));
+          const text = await readTextPart(body, MAX_JSON_FIELD_BYTES, 'operations');
+          asked.push(text);
+          const parsed: unknown = JSON.parse(text);
           if (Array.isArray(parsed)) throw new MultipartError('batched operations are not supported');
           operations = v.parse(GraphQLBody, parsed) as Record<string, unknown>;
           continue;
         }
         if (!map) {
           if (headers.name !== 'map') throw new MultipartError('the second field must be "map"');
-          map = v.parse(FileMap, JSON.parse(await readTextPart(body, MAX_JSON_FIELD_BYTES, 'map')));
+          const text = await readTextPart(body, MAX_JSON_FIELD_BYTES, 'map');
+          asked.push(text);
+          map = v.parse(FileMap, JSON.parse(text));
           if (Object.keys(map).length > MAX_FILES_PER_REQUEST) throw new MultipartError(`at most ${MAX_FILES_PER_REQUEST} files per request`);
           for (const key of Object.keys(map)) pending.add(key);
           continue;
@@ -225,19 +275,21 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
         if (!pending.delete(headers.name) || headers.filename === undefined) throw new MultipartError(`the field "${headers.name}" is not a file of the map`);
         log('debug', `receiving "${headers.filename}" (${headers.contentType || 'no type'})`);
         const file = await stageFile(body, { dir: stagingDir, fileName: headers.filename, declaredType: headers.contentType });
-        const key = randomUUID();
-        staged.set(key, file);
-        for (const path of map[headers.name]!) setPath(operations, path, { $staged: key });
+        const stagedKey = randomUUID();
+        staged.set(stagedKey, file);
+        asked.push(`${headers.name} ${file.fileName} ${file.contentType} ${file.size}`);
+        for (const path of map[headers.name]!) setPath(operations, path, { $staged: stagedKey });
         log('info', `staged "${file.fileName}" ${file.contentType} ${file.size} bytes`);
       }
       if (!operations || !map) throw new MultipartError('the fields "operations" and "map" are required');
       if (pending.size) throw new MultipartError(`the files ${[...pending].map((k) => `"${k}"`).join(', ')} of the map are missing`);
-      const response = await yoga.fetch(`${origin}/graphql`, {
+      const ops = operations;
+      const run = () => yoga.fetch(`${origin}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: req.headers.accept ?? 'application/graphql-response+json, application/json' },
-        body: JSON.stringify(operations),
+        body: JSON.stringify(ops),
       }, { ticketing: { ...ticketing, staged, log } });
-      answer = () => sendFetchResponse(res, response);
+      answer = await runOnce(res, ticketing.caller, key, () => fingerprintOf('multipart', ...asked), run, log);
     } catch (err) {
       if (err instanceof UploadRefused) {
         log('info', `refused upload: ${err.message}`);
@@ -259,26 +311,34 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
   const graphql = async (req: IncomingMessage, res: ServerResponse, log: Logger) => {
     const who = await authenticate(req, res, log, true);
     if (!who) return;
+    const key = req.method === 'POST' ? idempotencyKeyOf(req.headers) : null;
+    if (key === 'malformed') {
+      refuseWhileReading(req, res, 400, graphqlError('BAD_REQUEST', IDEMPOTENCY_REFUSALS.malformed.message));
+      return;
+    }
     const boundary = multipartBoundary(req.headers['content-type']);
     if (req.method === 'POST' && boundary) {
       if (!who.contact) {
         refuseWhileReading(req, res, 403, graphqlError('FORBIDDEN', 'You are not a contact of any customer organisation in the ticketing system'));
         return;
       }
-      await multipart(req, res, boundary, who, log);
+      await multipart(req, res, boundary, who, key, log);
       return;
     }
     if (Number(req.headers['content-length'] ?? 0) > MAX_JSON_FIELD_BYTES) {
       refuseWhileReading(req, res, 413, graphqlError('BAD_REQUEST', `A GraphQL request without files may have at most ${MAX_JSON_FIELD_BYTES} bytes`));
       return;
     }
-    const response = await yoga.fetch(new Request(`${origin}${req.url}`, {
+    const headers = Object.entries(req.headers).flatMap(([k, val]) => (val === undefined || k === 'host' ? [] : [[k, Array.isArray(val) ? val.join(', ') : val] as [string, string]]));
+    // With a key the body is read first (at most 1 MiB, checked above): it is the request's fingerprint.
+    const body = key ? await readAll(req) : null;
+    const run = () => yoga.fetch(new Request(`${origin}${req.url}`, {
       method: req.method,
-      headers: Object.entries(req.headers).flatMap(([k, val]) => (val === undefined || k === 'host' ? [] : [[k, Array.isArray(val) ? val.join(', ') : val] as [string, string]])),
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream),
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body ?? (Readable.toWeb(req) as ReadableStream),
       duplex: 'half',
     } as RequestInit), { ticketing: { ...who, staged: new Map(), log } });
-    await sendFetchResponse(res, response);
+    await (await runOnce(res, who.caller, key, () => fingerprintOf('json', body ?? ''), run, log))();
   };
 
   const attachment = async (req: IncomingMessage, res: ServerResponse, id: string, log: Logger) => {

@@ -24,6 +24,7 @@ describe('defaults', () => {
       IMAGE_CACHE_MAX_BYTES: 1073741824,
       UPSTREAM_CONNECT_TIMEOUT_MS: 2000,
       UPSTREAM_TIMEOUT_MS: 5000,
+      UPLOAD_IDLE_TIMEOUT_MS: 30000,
       PRERENDER_HOSTS: 'local',
       DIST_DIR: 'dist',
       IDENTITY_ISSUER: 'http://localhost:4102/am/oauth2/realms/root/realms/alpha',

@@ -43,6 +43,8 @@ export const ServerEnvSchema = v.object({
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
   UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
   UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
+  /** How long a visitor's upload (tickets proxy) may pause before it is stopped with 408. */
+  UPLOAD_IDLE_TIMEOUT_MS: v.optional(Millis('UPLOAD_IDLE_TIMEOUT_MS'), '30000'),
   /** Which domain of each site the prerender writes for: its loopback domain (local) or its public one. */
   PRERENDER_HOSTS: v.optional(v.picklist(['local', 'public'], 'PRERENDER_HOSTS must be local or public'), 'local'),
   /** The build output folder, relative to the project (or absolute). */
@@ -124,6 +126,7 @@ export function ticketingConfig(env: ServerEnv): TicketingConfig {
     debugLevel: env.LOG_LEVEL,
     linkSecret: env.TICKETING_LINK_SECRET ?? PROCESS_LINK_SECRET,
     timeouts: upstreamTimeouts(env),
+    uploadIdleMs: Number(env.UPLOAD_IDLE_TIMEOUT_MS),
   };
 }
 

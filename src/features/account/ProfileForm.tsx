@@ -72,7 +72,8 @@ export function ProfileForm({ profile, readOnly, countries, languages, numbers, 
       setNotice({ type: 'error', message: [m['account.profile.invalid'], ...(errs[''] ?? [])].join(' ') });
       focusFirst(errs);
     } else {
-      setNotice({ type: 'error', message: m['account.profile.failed'], detail: outcome.detail });
+      // A change that may have been applied is not reported as "could not be saved": saving the same values again is harmless.
+      setNotice({ type: 'error', message: m[outcome.kind === 'failed' && outcome.unknown ? 'account.profile.unknownOutcome' : 'account.profile.failed'], detail: outcome.detail });
     }
   };
 

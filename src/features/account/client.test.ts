@@ -24,9 +24,15 @@ describe('outcomeOf', () => {
 
   it('403 is a refusal, anything else a failure, both with the status and the API\'s words', async () => {
     expect(await outcomeOf(res(403, { error: 'internally-managed', message: 'This account is managed internally' }))).toEqual({ kind: 'refused', detail: '403 internally-managed: This account is managed internally' });
-    expect(await outcomeOf(res(502, { error: 'unavailable' }))).toEqual({ kind: 'failed', detail: '502 unavailable' });
+    expect(await outcomeOf(res(503, { error: 'unavailable' }))).toEqual({ kind: 'failed', detail: '503 unavailable' });
     expect(await outcomeOf(new Response('<html>', { status: 500 }))).toEqual({ kind: 'failed', detail: '500' });
-    expect(thrown(new Error('Failed to fetch'))).toEqual({ kind: 'failed', detail: 'Failed to fetch' });
+    expect(thrown(new Error('Sign-in required'))).toEqual({ kind: 'failed', detail: 'Sign-in required' });
+  });
+
+  it('502, 504 and a network failure leave it unknown whether the change was applied (the profile form says so, not "could not be saved")', async () => {
+    expect(await outcomeOf(res(502, { error: 'unavailable' }))).toEqual({ kind: 'failed', detail: '502 unavailable', unknown: true });
+    expect(await outcomeOf(res(504, { error: 'timeout' }))).toEqual({ kind: 'failed', detail: '504 timeout', unknown: true });
+    expect(thrown(new TypeError('Failed to fetch'))).toEqual({ kind: 'failed', detail: 'Failed to fetch', unknown: true });
   });
 });
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Profile } from '../../lib/identity/management-map.ts';
 import { fill } from '../../i18n/island.ts';
+import { outcomeUnknown } from '../../lib/idempotency/key.ts';
 import { policyMessage, type PolicyFailure, type PolicyKey } from './policy.ts';
 
 /*
@@ -13,7 +14,8 @@ export type Outcome<T> =
   | { kind: 'ok'; value: T }
   | { kind: 'invalid'; failures: PolicyFailure[] }
   | { kind: 'refused'; detail: string }
-  | { kind: 'failed'; detail: string };
+  /** `unknown`: the change may have been applied (no answer, 502, 504): saying "not saved" would not be true. */
+  | { kind: 'failed'; detail: string; unknown?: boolean };
 
 const text = v.string();
 export const ProfileSchema = v.object({
@@ -37,12 +39,16 @@ export async function outcomeOf<S extends v.GenericSchema>(res: Response, schema
   }
   const err = v.safeParse(ErrorSchema, body);
   const detail = `${res.status}${err.success ? ` ${err.output.error}${err.output.message ? `: ${err.output.message}` : ''}` : ''}`;
-  return res.status === 403 ? { kind: 'refused', detail } : { kind: 'failed', detail };
+  if (res.status === 403) return { kind: 'refused', detail };
+  return outcomeUnknown(res.status) ? { kind: 'failed', detail, unknown: true } : { kind: 'failed', detail };
 }
 
-/** A fetch that threw (network, sign-in failure) as a failed outcome. */
-export function thrown(err: unknown): { kind: 'failed'; detail: string } {
-  return { kind: 'failed', detail: err instanceof Error ? err.message : String(err) };
+/**
+ * A fetch that threw as a failed outcome: a network failure (TypeError) may have happened after
+ * the request went out (`unknown`); a sign-in failure happened before anything was sent.
+ */
+export function thrown(err: unknown): { kind: 'failed'; detail: string; unknown?: boolean } {
+  return { kind: 'failed', detail: err instanceof Error ? err.message : String(err), ...(err instanceof TypeError ? { unknown: true } : {}) };
 }
 
 /**

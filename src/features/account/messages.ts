@@ -7,6 +7,7 @@ export const MESSAGE_KEYS = [
   'account.profile.title', 'account.profile.requiredHint', 'account.userName', 'account.firstName', 'account.lastName', 'account.company', 'account.email',
   'account.telephone', 'account.address', 'account.postalCode', 'account.city', 'account.country', 'account.language', 'account.selectPlaceholder',
   'account.firstNameRequired', 'account.lastNameRequired', 'account.profile.save', 'account.profile.saving', 'account.profile.saved', 'account.profile.failed',
+  'account.profile.unknownOutcome',
   'account.profile.invalid', 'account.password.title', 'account.password.current', 'account.password.new', 'account.password.confirm',
   'account.password.currentRequired', 'account.password.newRequired', 'account.password.confirmRequired', 'account.password.mismatch',
   'account.password.currentWrong', 'account.password.submit', 'account.password.changing', 'account.password.changed', 'account.password.failed',

@@ -1,6 +1,8 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
+import { IDEMPOTENCY_MESSAGES } from '../../lib/idempotency/http.ts';
+import { readIdempotencyKey } from '../../lib/idempotency/key.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
 import { FORM_TYPE, JSON_TYPE } from '../../lib/http/body.ts';
 import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
@@ -15,10 +17,15 @@ const Lang = v.optional(LocaleParam, 'en');
 /**
  * POST /api/forms/{kind} (openSource, serviceRequest, whitepaper, contact): a JSON object or a
  * urlencoded form with the form's fields and `lang` (the page's locale code, default en).
+ * A post that would be stored needs an `Idempotency-Key` (the enhanced form makes one when it
+ * opens): it is stored once per key, a repeat within 24 h gets the first answer.
  * 200 { ok: true, message, download? } (download: the whitepaper's file link); 400 { ok: false,
- * fields: { field: message } } in `lang`; 404 unknown form; 413 body over 32 KiB; 415 another
- * content type; 429 { ok: false, error } with Retry-After; 502/503 { ok: false, error } (the spec's
- * failure text) when the content hub fails or is down.
+ * fields: { field: message } } in `lang`, or { ok: false, error } without a usable key; 404
+ * unknown form; 409 while the same key is being stored; 413 body over 32 KiB; 415 another content
+ * type; 422 the key was used for another submission; 429 { ok: false, error } with Retry-After;
+ * 503 { ok: false, error } (the spec's failure text) when the content hub is down (nothing
+ * stored); 504/502 with the text that it is not known whether it was stored (the hub did not
+ * answer in time or failed after getting it: sending again with the same key is safe).
  */
 export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
   return async (context: APIContext) => {
@@ -37,6 +44,7 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
       kind, input: body.value, client: clientKey(context), locale: locale.code,
       countries: api.system.countries.filter((c) => !c.hidden).map((c) => c.countryCode),
       content: apiContentContext(api, locale),
+      key: readIdempotencyKey(context.request.headers),
     }, deps);
     switch (outcome.kind) {
       case 'sent':
@@ -48,8 +56,18 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
         res.headers.set('Retry-After', String(outcome.retryAfterSeconds));
         return res;
       }
+      case 'key-refused':
+        return json({ ok: false, error: outcome.message }, 400);
+      case 'key-in-progress': {
+        // The first post with this key is still on its way to the content hub: not known yet.
+        const res = json({ ok: false, error: t('forms.unknownOutcome') }, 409);
+        res.headers.set('Retry-After', '1');
+        return res;
+      }
+      case 'key-mismatch':
+        return json({ ok: false, error: IDEMPOTENCY_MESSAGES.mismatch }, 422);
       case 'failed':
-        return json({ ok: false, error: t('forms.failure') }, outcome.status);
+        return json({ ok: false, error: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') }, outcome.status);
     }
   };
 }

@@ -1,3 +1,4 @@
+import { formatIdempotencyKey, IDEMPOTENCY_HEADER, keyHolder, outcomeUnknown } from '../../lib/idempotency/key.ts';
 import { isFormKind, type FormKind } from './definitions.ts';
 import { validateForm, type FormErrors } from './schema.ts';
 import { formApiPath } from './paths.ts';
@@ -7,6 +8,9 @@ import { formApiPath } from './paths.ts';
  * with the form's valibot schema before sending (the spec's messages, from the form's
  * `data-messages`), then sends JSON to POST /api/forms/{kind} and shows success or failure in the
  * live region without leaving the page. Without this script the form posts to its form page.
+ * Each post carries an idempotency key made when the form is enhanced (the visitor started on it)
+ * and kept for every retry of the same content: when the answer does not come or says the outcome
+ * is unknown, the visitor may send again and the submission is still stored once.
  */
 
 type Input = Record<string, string | boolean>;
@@ -31,6 +35,7 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Record<string, string>;
   const text = (key: string) => messages[key] ?? key;
   const countries = Array.from(form.querySelectorAll<HTMLOptionElement>('select[data-country] option')).map((o) => o.value).filter(Boolean);
+  const keys = keyHolder();
   let attempted = false;
 
   const fieldOf = (name: string) => form.querySelector<HTMLElement>(`[data-input][name="${name}"]`);
@@ -96,13 +101,16 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
     }
     show({}, false);
     busy(true);
+    const payload = JSON.stringify({ ...input, lang: form.dataset.lang });
     try {
       const res = await fetch(formApiPath(kind), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ ...input, lang: form.dataset.lang }),
+        headers: { 'content-type': 'application/json', accept: 'application/json', [IDEMPOTENCY_HEADER]: formatIdempotencyKey(keys.for(payload)) },
+        body: payload,
       });
       const body = (await res.json().catch(() => null)) as { message?: string; error?: string; download?: string; fields?: Record<string, string> } | null;
+      // Settled (stored, or refused): the next post is a new submission with a new key.
+      if (!outcomeUnknown(res.status)) keys.settle();
       if (res.ok) {
         form.hidden = true;
         form.reset();
@@ -111,10 +119,11 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
       } else if (res.status === 400 && body?.fields && Object.keys(body.fields).length) {
         show(body.fields, true);
       } else {
-        say('error', body?.error ?? text('forms.failure'));
+        say('error', body?.error ?? text(outcomeUnknown(res.status) ? 'forms.unknownOutcome' : 'forms.failure'));
       }
     } catch {
-      say('error', text('forms.failure'));
+      // No answer (the connection dropped, perhaps after the post went out): not known; the key stays.
+      say('error', text('forms.unknownOutcome'));
     } finally {
       busy(false);
     }

@@ -1,6 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContentHub } from '../../../emulators/content-hub/server.ts';
+import { getFormSubmissions } from '../../lib/content/index.ts';
 import { fixedT } from '../../i18n/index.ts';
 import { makeLocale } from '../../site/locale.ts';
 import { loadFormPage } from './page.server.ts';
@@ -14,12 +18,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => probe.close(() => r()));
 });
 
-const locals = () => ({
+let hub: Awaited<ReturnType<typeof startContentHub>>;
+beforeAll(async () => { hub = await startContentHub({ port: 0, dataDir: join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content'), quiet: true }); });
+afterAll(async () => { hub.server.closeAllConnections(); await new Promise<void>((r) => hub.server.close(() => r())); });
+
+const locals = (endpoint?: string) => ({
   page: {
     request: { site: { id: 'site-main', headerNavigationId: 'h', footerNavigationId: 'f' }, locale: makeLocale('en', null) },
     t: fixedT('en'),
     system: { countries: [{ countryCode: 'CH', hidden: false }] },
-    content: { config: { endpoint: down, connectTimeoutMs: 500, timeoutMs: 1000 }, locales: ['en'], stage: 'PUBLISHED' },
+    content: { config: { endpoint: endpoint ?? down, connectTimeoutMs: 500, timeoutMs: 1000 }, locales: ['en'], stage: 'PUBLISHED' },
     data: { get: (_key: unknown, load: () => Promise<unknown>) => load() },
   },
 }) as unknown as App.Locals;
@@ -50,5 +58,16 @@ describe('the form page (posts without JavaScript)', () => {
   it('answers a filled honeypot like a success', async () => {
     const page = await loadFormPage(locals(), post('contact', { website: 'spam' }, '192.0.2.3'));
     expect(page).toMatchObject({ status: 200, state: { status: { kind: 'sent' } } });
+  });
+
+  it('stores the same post from the same client once (a reload or a second click without JavaScript), another client\'s separately', async () => {
+    const message = `no-js ${Date.now()}`;
+    const count = async () => (await getFormSubmissions({ config: { endpoint: hub.url }, locales: ['en'], stage: 'PUBLISHED' }, 'contact', 500)).filter((s) => s.fields.message === message).length;
+    const first = await loadFormPage(locals(hub.url), post('contact', { ...contact, message }, '192.0.2.10'));
+    const again = await loadFormPage(locals(hub.url), post('contact', { ...contact, message }, '192.0.2.10'));
+    expect([first, again]).toMatchObject([{ status: 200, state: { status: { kind: 'sent' } } }, { status: 200, state: { status: { kind: 'sent' } } }]);
+    expect(await count()).toBe(1);
+    await loadFormPage(locals(hub.url), post('contact', { ...contact, message }, '192.0.2.11'));
+    expect(await count()).toBe(2);
   });
 });

@@ -44,6 +44,8 @@ export async function loadFormPage(locals: App.Locals, context: { params: Record
     kind, input, client: clientKey(context), locale: ctx.request.locale.code,
     countries: ctx.system.countries.filter((c) => !c.hidden).map((c) => c.countryCode),
     content: ctx.content,
+    // A form without JavaScript carries no key (its page may be prerendered): the same content from the same client is stored once.
+    key: { kind: 'derive' },
   });
   const base = { kind: 'form' as const, form: kind, chrome, file: values.file ?? file, returnTo };
   switch (outcome.kind) {
@@ -56,7 +58,12 @@ export async function loadFormPage(locals: App.Locals, context: { params: Record
         ...base, status: 429, headers: { ...headers, 'Retry-After': String(outcome.retryAfterSeconds) },
         state: { values, status: { kind: 'failed', message: t('forms.tooMany', { seconds: outcome.retryAfterSeconds }) } },
       };
+    case 'key-in-progress':
+    case 'key-mismatch':
+    case 'key-refused':
+      // A derived key is only ever busy (the same post a moment ago, still on its way): not known yet.
+      return { ...base, status: 409, headers: { ...headers, 'Retry-After': '1' }, state: { values, status: { kind: 'failed', message: t('forms.unknownOutcome') } } };
     case 'failed':
-      return { ...base, status: outcome.status, headers, state: { values, status: { kind: 'failed', message: t('forms.failure') } } };
+      return { ...base, status: outcome.status, headers, state: { values, status: { kind: 'failed', message: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') } } };
   }
 }

@@ -8,4 +8,4 @@ export const formPagePath = (localeUrlCode: string, kind: FormKind): string => `
 export const formApiPath = (kind: FormKind): string => `/api/forms/${kind}`;
 
 /** Texts the browser script shows besides the field messages. */
-export const BROWSER_MESSAGE_KEYS = ['forms.failure', 'forms.sending', 'forms.downloadLink'] as const satisfies readonly MessageKey[];
+export const BROWSER_MESSAGE_KEYS = ['forms.failure', 'forms.sending', 'forms.downloadLink', 'forms.unknownOutcome'] as const satisfies readonly MessageKey[];

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
+import { newIdempotencyKey } from '../../lib/idempotency/key.ts';
 import { tr, type Messages } from './shared.tsx';
 import { validateFile } from './validation.ts';
 
@@ -15,6 +16,8 @@ export interface PickedFile {
   /** 0–1 while uploading. */
   progress: number;
   state: 'waiting' | 'uploading' | 'done' | 'failed';
+  /** Made when the file is picked and kept for its retries: the service attaches it once. */
+  idempotencyKey: string;
 }
 
 let seq = 0;
@@ -33,7 +36,7 @@ export function FilePicker({ files, onChange, m, locale, disabled }: { files: Pi
     for (const file of Array.from(list)) {
       const problem = validateFile(file);
       if (problem) errors.push(tr(m, problem, { name: file.name }));
-      else accepted.push({ key: `f${++seq}`, file, progress: 0, state: 'waiting' });
+      else accepted.push({ key: `f${++seq}`, file, progress: 0, state: 'waiting', idempotencyKey: newIdempotencyKey() });
     }
     setRefused(errors);
     onChange([...files, ...accepted]);
@@ -75,28 +78,35 @@ export function FilePicker({ files, onChange, m, locale, disabled }: { files: Pi
 }
 
 /**
- * Uploads the waiting files one after another, reporting progress; answers whether all arrived.
- * @example await uploadAll(files, (file, p) => ticketing.addAttachment(id, file, p).then((r) => r.ok || r.errors[0]!.message), setFiles)
+ * Uploads the waiting files one after another, reporting progress; answers whether all arrived,
+ * and for a failure whether its outcome is unknown or the upload stalled (see WriteFailure). Each
+ * file goes with its own idempotency key, so uploading a failed file again attaches it once.
+ * @example await uploadAll(files, (file, p, key) => ticketing.addAttachment(id, file, p, undefined, key).then((r) => r.ok || r.errors[0]!.message), setFiles)
  */
 export async function uploadAll(
   files: PickedFile[],
-  upload: (file: File, onProgress: (loaded: number, total: number) => void) => Promise<true | string>,
+  upload: (file: File, onProgress: (loaded: number, total: number) => void, idempotencyKey: string) => Promise<true | string>,
   update: (files: PickedFile[]) => void,
-): Promise<{ ok: boolean; detail?: string }> {
+): Promise<{ ok: boolean; detail?: string; unknown?: boolean; stalled?: boolean }> {
   let current = files.map((f) => ({ ...f }));
   const set = (key: string, patch: Partial<PickedFile>) => { current = current.map((f) => (f.key === key ? { ...f, ...patch } : f)); update(current); };
   let detail: string | undefined;
+  let unknown = false;
+  let stalled = false;
   for (const f of files) {
     if (f.state === 'done') continue;
     set(f.key, { state: 'uploading', progress: 0 });
     try {
-      const outcome = await upload(f.file, (loaded, total) => set(f.key, { progress: total ? loaded / total : 0 }));
+      const outcome = await upload(f.file, (loaded, total) => set(f.key, { progress: total ? loaded / total : 0 }), f.idempotencyKey);
       set(f.key, outcome === true ? { state: 'done', progress: 1 } : { state: 'failed' });
       if (outcome !== true) detail ??= `${f.file.name}: ${outcome}`;
     } catch (err) {
       set(f.key, { state: 'failed' });
       detail ??= `${f.file.name}: ${err instanceof Error ? err.message : String(err)}`;
+      const e = err as { outcomeUnknown?: unknown; stalled?: unknown };
+      if (e?.outcomeUnknown === true) unknown = true;
+      if (e?.stalled === true) stalled = true;
     }
   }
-  return { ok: current.every((f) => f.state === 'done'), ...(detail ? { detail } : {}) };
+  return { ok: current.every((f) => f.state === 'done'), ...(detail ? { detail } : {}), ...(unknown ? { unknown } : {}), ...(stalled ? { stalled } : {}) };
 }

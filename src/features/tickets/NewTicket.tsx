@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { keyHolder, type KeyHolder } from '../../lib/idempotency/key.ts';
 import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
 import { ticketPath } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from './shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type ServiceIslandProps, type WriteFailure } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
 import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
@@ -19,7 +20,7 @@ export const MESSAGE_KEYS = [
 type Props = ServiceIslandProps;
 
 type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions } | { kind: 'failed'; detail: string };
-type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | { kind: 'failed'; detail: string; id?: string };
+type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | ({ kind: 'failed'; id?: string } & WriteFailure);
 
 const EMPTY: TicketFormValues = { locationId: '', type: '', machineId: '', subject: '', description: '', machineName: '', serialNumber: '' };
 const REQUIRED = new Set<TicketFormField>(Object.keys(REQUIRED_MESSAGES) as TicketFormField[]);
@@ -35,6 +36,10 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const [attempt, setAttempt] = useState(0);
+  // The ticket's idempotency key, made when the form opens: pressing "Create ticket" again after an
+  // unknown outcome sends the same key, so the service answers with the ticket it already made.
+  const keys = useRef<KeyHolder | null>(null);
+  keys.current ??= keyHolder();
   const ready = session.kind === 'ready';
 
   useEffect(() => {
@@ -88,7 +93,9 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
     setErrors({});
     setPhase({ kind: 'creating' });
     try {
-      const created = await ticketing.createTicket({ ...values, type: values.type as TicketFormOptions['ticketTypes'][number] });
+      const key = keys.current!.for(JSON.stringify(values));
+      const created = await ticketing.createTicket({ ...values, type: values.type as TicketFormOptions['ticketTypes'][number] }, key);
+      keys.current!.settle();
       if (!created.ok) {
         // The service checks again and answers the same messages per field.
         const byField = fieldErrorsByField(created.errors);
@@ -103,11 +110,11 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
         return;
       }
       setPhase({ kind: 'uploading', id: ticketId });
-      const result = await uploadAll(files, (file, onProgress) => ticketing.addAttachment(ticketId, file, onProgress).then((r) => r.ok || r.errors.map((x) => x.message).join('; ')), setFiles);
+      const result = await uploadAll(files, (file, onProgress, key) => ticketing.addAttachment(ticketId, file, onProgress, undefined, key).then((r) => r.ok || r.errors.map((x) => x.message).join('; ')), setFiles);
       if (result.ok) location.assign(ticketPath(paths, ticketId));
-      else setPhase({ kind: 'failed', detail: result.detail ?? '', id: ticketId });
+      else setPhase({ kind: 'failed', detail: result.detail ?? '', unknown: result.unknown, stalled: result.stalled, id: ticketId });
     } catch (err) {
-      setPhase({ kind: 'failed', detail: detailOf(err) });
+      setPhase({ kind: 'failed', ...writeFailure(err) });
     }
   };
 
@@ -131,7 +138,7 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
       </div>
       {phase.kind === 'failed' && (
         <>
-          <ServiceError m={m} support={support} detail={phase.detail} />
+          <ServiceError m={m} support={support} detail={phase.detail} unknown={phase.unknown} stalled={phase.stalled} />
           {phase.id && <p><a href={ticketPath(paths, phase.id)}>{tr(m, 'tickets.form.toTicket', { id: phase.id })}</a></p>}
         </>
       )}

@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
+import { keyHolder, type KeyHolder } from '../../lib/idempotency/key.ts';
 import { CLOSING_REASONS, type ClosingReason, type Ticket } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps, type SupportContactInfo } from './shared.tsx';
+import {
+  detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type Messages, type ServiceIslandProps, type SupportContactInfo, type WriteFailure,
+} from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { STATUS_KEYS, TYPE_KEYS } from './TicketList.tsx';
 import { COMMENT_REQUIRED, TEXT_MAX, validateComment } from './validation.ts';
@@ -143,8 +146,11 @@ function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: M
   const ref = useRef<HTMLTextAreaElement>(null);
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<WriteFailure | null>(null);
   const [sending, setSending] = useState(false);
+  // The comment's idempotency key: "Send" again after an unknown outcome adds the comment once.
+  const keys = useRef<KeyHolder | null>(null);
+  keys.current ??= keyHolder();
   const onSubmit = async (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (sending) return;
@@ -154,10 +160,11 @@ function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: M
     setFailure(null);
     setSending(true);
     try {
-      const r = await ticketing.addComment(ticketId, body);
+      const r = await ticketing.addComment(ticketId, body, keys.current!.for(body));
+      keys.current!.settle();
       if (r.ok) { setBody(''); onAdded(r.value); } else { setError(r.errors[0]?.message ?? m[COMMENT_REQUIRED]!); ref.current?.focus(); }
     } catch (err) {
-      setFailure(detailOf(err));
+      setFailure(writeFailure(err));
     } finally {
       setSending(false);
     }
@@ -165,7 +172,7 @@ function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: M
   return (
     <form className="services__form ticket__comment" noValidate onSubmit={onSubmit}>
       <h4>{m['tickets.detail.addComment']}</h4>
-      {failure && <ServiceError m={m} support={support} detail={failure} headingLevel={3} />}
+      {failure && <ServiceError m={m} support={support} {...failure} headingLevel={3} />}
       <div className="field">
         <label htmlFor={`${id}-comment`}>{m['tickets.detail.comment']}</label>
         <textarea ref={ref} id={`${id}-comment`} name="comment" rows={4} maxLength={TEXT_MAX} value={body} required disabled={sending}
@@ -181,23 +188,23 @@ function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: M
 function AttachmentForm({ ticketId, m, support, locale, onUploaded }: { ticketId: string; m: Messages; support: SupportContactInfo | null; locale: string; onUploaded: () => Promise<void> }) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<WriteFailure | null>(null);
   const waiting = files.some((f) => f.state === 'waiting' || f.state === 'failed');
   const onUpload = async () => {
     setBusy(true);
     setFailure(null);
-    const result = await uploadAll(files, (file, onProgress) => ticketing.addAttachment(ticketId, file, onProgress).then((r) => r.ok || r.errors.map((x) => x.message).join('; ')), setFiles);
+    const result = await uploadAll(files, (file, onProgress, key) => ticketing.addAttachment(ticketId, file, onProgress, undefined, key).then((r) => r.ok || r.errors.map((x) => x.message).join('; ')), setFiles);
     setBusy(false);
     if (result.ok) {
       setFiles([]);
-      await onUploaded().catch((err: unknown) => setFailure(detailOf(err)));
+      await onUploaded().catch((err: unknown) => setFailure({ detail: detailOf(err) }));
     } else {
-      setFailure(result.detail ?? '');
+      setFailure({ detail: result.detail ?? '', unknown: result.unknown, stalled: result.stalled });
     }
   };
   return (
     <div className="ticket__upload">
-      {failure !== null && <ServiceError m={m} support={support} detail={failure} headingLevel={3} />}
+      {failure !== null && <ServiceError m={m} support={support} {...failure} headingLevel={3} />}
       <FilePicker files={files} onChange={setFiles} m={m} locale={locale} disabled={busy} />
       <button type="button" className="btn btn--secondary" disabled={busy || !waiting} onClick={onUpload}>{m['tickets.detail.upload']}</button>
     </div>

@@ -3,6 +3,7 @@ import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { MULTIPART_UPLOADS } from '../../lib/http/upload-guard.ts';
+import { readIdempotencyKey } from '../../lib/idempotency/key.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { MAX_ANSWER_BYTES, MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
 import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
@@ -31,6 +32,8 @@ export const TOO_LARGE_MESSAGE = `The request is too large: a file may have at m
 export const UNAVAILABLE_MESSAGE = 'The ticketing service is not reachable right now. Please try again later.';
 /** What the proxy says (502) when the service's answer passes MAX_ANSWER_BYTES: it is not passed on. */
 export const ANSWER_TOO_LARGE_MESSAGE = `The ticketing service's answer was too large (over ${MAX_ANSWER_BYTES.toLocaleString('en')} bytes) and was not passed on.`;
+/** What the proxy says when the visitor's upload stopped arriving (408): their connection, not the service. */
+export const STALLED_MESSAGE = 'The upload stalled: no data arrived from your browser for a while, so it was stopped and nothing was saved. Check your connection and send it again.';
 
 const JSON_TYPE = /^application\/(?:graphql-response\+)?json\b/i;
 const MULTIPART_TYPE = /^multipart\/form-data;.*\bboundary=/i;
@@ -79,8 +82,13 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
     log.info({ reason: gated.error }, 'GraphQL request refused by the allow-list');
     return json({ error: gated.error }, 400);
   }
+  // A write's Idempotency-Key goes on to the service, which makes a retried write once (docs/operations.md "Idempotency").
+  const key = readIdempotencyKey(request.headers);
+  if (key.kind === 'malformed') return json({ error: key.message }, 400);
   const config = apiContext(context.locals).services.ticketing;
-  const result = await forwardGraphQL(config, { body: gated.body, contentType: gated.contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal });
+  const result = await forwardGraphQL(config, {
+    body: gated.body, contentType: gated.contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal, idempotencyKey: key.kind === 'ok' ? key.key : undefined,
+  });
   if (result.kind === 'answer-too-large') {
     log.error({ operation: gated.name, limit: result.limit }, 'ticketing answer over the limit, not passed on');
     return json({ error: ANSWER_TOO_LARGE_MESSAGE }, 502);
@@ -88,6 +96,10 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
   if (result.kind === 'too-large') {
     log.info({ limit }, 'request body refused while arriving');
     return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  }
+  if (result.kind === 'stalled') {
+    log.info({ idleMs: result.idleMs }, 'request body stalled');
+    return json({ error: STALLED_MESSAGE }, 408);
   }
   if (result.kind === 'unavailable') {
     log.error({ reason: result.reason }, 'ticketing service unavailable');

@@ -28,7 +28,7 @@ export interface ServiceIslandProps {
 export const SHARED_KEYS = [
   'serviceError.title', 'serviceError.text', 'serviceError.contact', 'serviceError.details', 'serviceError.retry',
   'serviceError.noAccessTitle', 'serviceError.noAccessText', 'serviceError.noAccessHow', 'serviceError.noAccessAsk', 'serviceError.toDashboard', 'serviceError.loading',
-  'serviceError.signInFailed',
+  'serviceError.signInFailed', 'serviceError.unknownOutcome', 'serviceError.uploadStalled',
 ] as const;
 
 /** A translated string with its placeholders filled. */
@@ -60,15 +60,35 @@ export function Loading({ m, label }: { m: Messages; label?: string }) {
 }
 
 /**
- * The spec's failure text for ticket, comment, close and upload failures (§8), with the support
- * contact (none when the content hub could not give one) and the technical detail folded away.
+ * What a failed write leaves open: `unknown` when it may have happened (no answer, 502, 504, 409:
+ * the screen says so, and that sending it again with the same key is safe), `stalled` when the
+ * visitor's upload stopped arriving (408: nothing was saved).
  */
-export function ServiceError({ m, support, detail, retry, headingLevel = 2 }: { m: Messages; support: SupportContactInfo | null; detail?: string; retry?: () => void; headingLevel?: 2 | 3 }) {
+export interface WriteFailure {
+  detail: string;
+  unknown?: boolean;
+  stalled?: boolean;
+}
+
+/** A thrown error as a write failure (TicketingError says whether its outcome is unknown). */
+export function writeFailure(err: unknown): WriteFailure {
+  const e = err as { outcomeUnknown?: unknown; stalled?: unknown };
+  return { detail: detailOf(err), ...(e?.outcomeUnknown === true ? { unknown: true } : {}), ...(e?.stalled === true ? { stalled: true } : {}) };
+}
+
+/**
+ * The spec's failure text for ticket, comment, close and upload failures (§8), with the support
+ * contact (none when the content hub could not give one) and the technical detail folded away;
+ * for a write whose outcome is unknown, the truth about it (see WriteFailure).
+ */
+export function ServiceError({ m, support, detail, retry, headingLevel = 2, unknown, stalled }: { m: Messages; support: SupportContactInfo | null; detail?: string; retry?: () => void; headingLevel?: 2 | 3 } & Partial<WriteFailure>) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="services__error" role="alert">
       <Heading className="services__error-title">{m['serviceError.title']}</Heading>
       <p>{m['serviceError.text']}</p>
+      {stalled && <p className="services__error-outcome">{m['serviceError.uploadStalled']}</p>}
+      {unknown && <p className="services__error-outcome">{m['serviceError.unknownOutcome']}</p>}
       {support && <SupportContact m={m} support={support} />}
       {detail && (
         <details>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEven
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { fill } from '../../i18n/island.ts';
 import { ACCESS_STATUSES, APPLICATIONS, SORT_KEYS, type Application, type SortKey } from '../../lib/identity/admin-map.ts';
+import { formatIdempotencyKey, IDEMPOTENCY_HEADER, keyHolder, outcomeUnknown, type KeyHolder } from '../../lib/idempotency/key.ts';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { OrganisationsSchema, UserDetailSchema, UserListSchema, type OrganisationView, type UserRowView } from './client.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
@@ -223,10 +224,13 @@ function InviteDialog({ open, m, organisations, listHref, onClose }: { open: boo
   const [errors, setErrors] = useState<InviteErrors>({});
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Notice>(null);
+  // The invitation's idempotency key, made when the dialog opens and kept for retries of the same invitation.
+  const keys = useRef<KeyHolder | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      keys.current = keyHolder();
       setEmail(''); setOrguid(organisations.length === 1 ? organisations[0]!.orguid : ''); setApps([]); setErrors({}); setFailure(null);
       dialog.showModal();
     }
@@ -245,10 +249,15 @@ function InviteDialog({ open, m, organisations, listHref, onClose }: { open: boo
       return;
     }
     setSending(true);
+    const payload = JSON.stringify({ email: email.trim(), orguid, applications: apps });
+    keys.current ??= keyHolder();
     const outcome = await apiFetch('/api/user-admin/invitations', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: email.trim(), orguid, applications: apps }),
+      method: 'POST', headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: formatIdempotencyKey(keys.current.for(payload)) }, body: payload,
     }).then((res) => outcomeOf(res, UserDetailSchema), thrown);
     setSending(false);
+    // No answer (status 0), 502, 504 or 409 without a user: whether the invitation went out is not known; the key stays for the retry.
+    const unknown = outcome.kind === 'error' && (outcome.status === 0 || outcomeUnknown(outcome.status)) && typeof outcome.detail.userId !== 'string';
+    if (!unknown) keys.current.settle();
     if (outcome.kind === 'ok') {
       onClose({ type: 'success', message: fill(m['userAdmin.invite.success'], { email: outcome.value.email }), link: { href: `${listHref}/${encodeURIComponent(outcome.value.id)}`, label: m['userAdmin.invite.goToProfile'] } });
       return;
@@ -264,7 +273,7 @@ function InviteDialog({ open, m, organisations, listHref, onClose }: { open: boo
       setFailure({ type: 'error', message: m['userAdmin.invite.exists'], ...(permitted ? { link: { href: `${listHref}/${encodeURIComponent(outcome.detail.userId)}`, label: m['userAdmin.invite.goToProfile'] } } : {}) });
       return;
     }
-    setFailure({ type: 'error', message: m['userAdmin.invite.failed'], detail: fill(m['userAdmin.technicalDetails'], { message: technicalDetail(outcome) }) });
+    setFailure({ type: 'error', message: m[unknown ? 'userAdmin.invite.unknownOutcome' : 'userAdmin.invite.failed'], detail: fill(m['userAdmin.technicalDetails'], { message: technicalDetail(outcome) }) });
   };
 
   const described = (field: keyof InviteErrors) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${field}-error` } : {});

@@ -35,6 +35,8 @@ async function call(handler: APIRoute, opts: { as?: string; method?: string; pat
   const headers: Record<string, string> = {};
   if (opts.as) headers.authorization = `Bearer ${tokens[opts.as] ?? opts.as}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // Every write as the islands send it: with a new idempotency key (invitations need one).
+  if (opts.method === 'POST') headers['idempotency-key'] = `"${crypto.randomUUID()}"`;
   const request = new Request(`http://localhost${opts.path ?? '/api/user-admin/x'}`, {
     method: opts.method ?? 'GET', headers, ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}),
   });

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
+import { idempotentAnswer } from '../../lib/idempotency/http.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   accessAction, deleteUser, getUser, inviteUser, listOrganisations, listUsers, removeMembership, UserAdminError, type UserDetail,
@@ -194,15 +195,24 @@ export function userAdminHandlers(guard: UserGuard) {
       return json({ id: id.value });
     }),
 
-    /** POST /api/user-admin/invitations { email, orguid, applications } → 201 UserDetail. */
-    invite: forAdmin('inviteUser', async ({ context, accessToken, sub, config }) => {
+    /**
+     * POST /api/user-admin/invitations { email, orguid, applications } → 201 UserDetail, into an
+     * organisation the caller administers. Needs an Idempotency-Key (the invite dialog makes one
+     * when it opens): the same invitation sent again is made once, and the repeat gets the first
+     * answer (lib/idempotency).
+     */
+    invite: forAdmin('inviteUser', async ({ context, accessToken, sub, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${sub}` }, async (key) => {
       const body = await bodyOf(context.request, InvitationBody);
       if (!body.ok) return body.response;
-      const { caller } = await loadCaller(config, accessToken, sub);
-      if (!administers(caller, body.value.orguid)) return refused({ allowed: false, reason: 'organisation-not-administered' }, 'inviteUser');
-      const user = await inviteUser(config, accessToken, body.value);
-      return json(withPermissions(user, permissionsOf(caller, targetOf(user))), 201);
-    }),
+      try {
+        const { caller } = await loadCaller(config, accessToken, sub);
+        if (!administers(caller, body.value.orguid)) return refused({ allowed: false, reason: 'organisation-not-administered' }, 'inviteUser');
+        const user = await inviteUser(config, accessToken, body.value, key);
+        return json(withPermissions(user, permissionsOf(caller, targetOf(user))), 201);
+      } catch (err) {
+        return failureResponse(err, 'inviteUser');
+      }
+    })),
 
     /** POST /api/user-admin/users/{id}/access/{application} { action, status? } → UserDetail. */
     access: forAdmin('accessAction', async ({ context, accessToken, sub, config }) => {

@@ -25,7 +25,7 @@ export const MESSAGE_KEYS = [
   ...APPLICATIONS.map((a) => `userAdmin.app.${a}` as const),
   'userAdmin.invite.open', 'userAdmin.invite.title', 'userAdmin.invite.email', 'userAdmin.invite.organisation', 'userAdmin.invite.applications',
   'userAdmin.invite.submit', 'userAdmin.invite.sending', 'userAdmin.invite.emailInvalid', 'userAdmin.invite.selectItem', 'userAdmin.invite.success',
-  'userAdmin.invite.failed', 'userAdmin.invite.exists', 'userAdmin.invite.goToProfile', 'userAdmin.invite.choose', 'userAdmin.cancel',
+  'userAdmin.invite.failed', 'userAdmin.invite.unknownOutcome', 'userAdmin.invite.exists', 'userAdmin.invite.goToProfile', 'userAdmin.invite.choose', 'userAdmin.cancel',
   'userAdmin.profile.title', 'userAdmin.profile.firstName', 'userAdmin.profile.lastName', 'userAdmin.profile.telephone', 'userAdmin.profile.company',
   'userAdmin.org.title', 'userAdmin.org.members', 'userAdmin.org.none', 'userAdmin.org.remove', 'userAdmin.org.removeConfirmTitle',
   'userAdmin.org.removeConfirmText', 'userAdmin.org.ownWarning', 'userAdmin.org.removing', 'userAdmin.org.removed', 'userAdmin.org.removeFailed',

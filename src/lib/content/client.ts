@@ -26,6 +26,7 @@ export function contentQuery<S extends v.GenericSchema>(
   query: string,
   variables: Record<string, unknown>,
   schema: S,
+  headers: Record<string, string> = {},
 ): Promise<v.InferOutput<S>> {
-  return service.query(ctx.config, operation, query, variables, schema, { 'x-content-locales': ctx.locales.join(',') });
+  return service.query(ctx.config, operation, query, variables, schema, { ...headers, 'x-content-locales': ctx.locales.join(',') });
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { formatIdempotencyKey, IDEMPOTENCY_HEADER } from '../idempotency/key.ts';
 import { getLogger } from '../log/index.ts';
 import type { ManagementConfig } from './management.ts';
 import { idmCall } from './idm-http.ts';
@@ -52,7 +53,7 @@ const base = (config: ManagementConfig) => `${config.managementUrl.replace(/\/+$
 const seg = encodeURIComponent;
 
 async function call<S extends v.GenericSchema>(
-  config: ManagementConfig, operation: string, path: string, init: { method: string; accessToken: string; body?: unknown }, schema: S,
+  config: ManagementConfig, operation: string, path: string, init: { method: string; accessToken: string; body?: unknown; headers?: Record<string, string> }, schema: S,
 ): Promise<v.InferOutput<S>> {
   return idmCall({ url: `${base(config)}${path}`, operation, timeouts: config.timeouts, log }, init, schema, {
     unreachable: (message, cause) => new UserAdminError(`Identity management unreachable: ${message}`, { operation, cause }),
@@ -87,9 +88,16 @@ export async function getUser(config: ManagementConfig, accessToken: string, id:
   return mapUserDetail(await call(config, 'getUser', `/users/${seg(id)}`, { method: 'GET', accessToken }, RawUserDetailSchema));
 }
 
-/** Invites a new user into an organisation (409 with `detail.userId`/`detail.permitted` when the e-mail exists). */
-export async function inviteUser(config: ManagementConfig, accessToken: string, invitation: { email: string; orguid: string; applications: Application[] }): Promise<UserDetail> {
-  const out = await call(config, 'inviteUser', '/invitations', { method: 'POST', accessToken, body: invitation }, RawInvitationSchema);
+/**
+ * Invites a new user into an organisation (409 with `detail.userId`/`detail.permitted` when the
+ * e-mail exists). With `idempotencyKey`, identity management makes an invitation sent again once
+ * and answers the repeat with the first answer.
+ */
+export async function inviteUser(
+  config: ManagementConfig, accessToken: string, invitation: { email: string; orguid: string; applications: Application[] }, idempotencyKey?: string,
+): Promise<UserDetail> {
+  const headers = idempotencyKey ? { [IDEMPOTENCY_HEADER]: formatIdempotencyKey(idempotencyKey) } : undefined;
+  const out = await call(config, 'inviteUser', '/invitations', { method: 'POST', accessToken, body: invitation, headers }, RawInvitationSchema);
   return mapUserDetail(out.user);
 }
 

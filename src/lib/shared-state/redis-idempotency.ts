@@ -1,28 +1,15 @@
 /**
  * The idempotency-key store in Redis, for several server instances: a retry that lands on another
  * instance gets the first answer of its key too. It implements the `IdempotencyStore` of
- * src/lib/idempotency/store.ts (branch i28-idem); the two types below repeat its shape until that
- * branch is merged, then they are imported from there instead.
+ * src/lib/idempotency/store.ts.
  * Each key is one Redis string (under the connection's `kmx:` prefix): `p{"f":…}` while its write
  * runs (expiring after `pendingMs`, so a write that never finished is taken over), then
  * `d{"f":…,"v":…}` with the result for `ttlMs`. Redis bounds the memory (its `maxmemory`), not this
  * module; every failure rejects with a SharedStateError (see redis.ts).
  */
+import type { BeginResult, IdempotencyStore } from '../idempotency/store.ts';
 import type { RedisConnection } from './redis.ts';
 
-// --- The shape of i28-idem's src/lib/idempotency/store.ts (replace with an import after the merge).
-export type BeginResult<T> =
-  | { kind: 'started' }
-  | { kind: 'done'; value: T }
-  | { kind: 'in-progress' }
-  | { kind: 'mismatch' };
-
-export interface IdempotencyStore<T> {
-  begin(id: string, fingerprint: string): Promise<BeginResult<T>>;
-  finish(id: string, fingerprint: string, value: T): Promise<void>;
-  release(id: string): Promise<void>;
-}
-// ---
 
 export interface RedisIdempotencyOptions {
   /** How long a result is kept. Default 24 h (IDEMPOTENCY_TTL_MS). */

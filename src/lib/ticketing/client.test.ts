@@ -37,6 +37,38 @@ describe('the ticketing client', () => {
       .toEqual({ ok: false, errors: [{ field: 'subject', code: 'REQUIRED', message: 'Please enter the subject' }] });
   });
 
+  it('sends the caller\'s idempotency key with the writes that create (ticket, comment, attachment)', async () => {
+    const seen: (string | null)[] = [];
+    const send = async (init: RequestInit) => {
+      seen.push(new Headers(init.headers).get('Idempotency-Key'));
+      const op = (JSON.parse(String(init.body)) as { operationName: string }).operationName;
+      return new Response(JSON.stringify({ data: op === 'CreateTicket' ? { createTicket: { ticket: { id: 'SR-1' }, errors: [] } } : { addComment: { ticket: null, errors: [{ __typename: 'ValidationError', field: 'body', code: 'REQUIRED', message: 'x' }] } } }), { status: 200 });
+    };
+    const uploads: Record<string, string>[] = [];
+    const upload = async (_b: FormData, _p: unknown, _s?: AbortSignal, headers: Record<string, string> = {}) => {
+      uploads.push(headers);
+      return { status: 200, body: JSON.stringify({ data: { addAttachment: { attachment: null, errors: [{ __typename: 'ValidationError', field: 'file', code: 'X', message: 'x' }] } } }) };
+    };
+    const client = createTicketingClient({ send, upload });
+    await client.createTicket({ locationId: 'l', type: 'REPAIR', machineId: 'm', subject: 's', description: 'd' }, 'key-create-0123456789');
+    await client.addComment('SR-1', 'hello', 'key-comment-0123456789');
+    await client.addAttachment('SR-1', new Blob(['x']), () => {}, undefined, 'key-upload-0123456789');
+    await client.tickets().catch(() => {});
+    expect(seen).toEqual(['"key-create-0123456789"', '"key-comment-0123456789"', null]);
+    expect(uploads).toEqual([{ 'Idempotency-Key': '"key-upload-0123456789"' }]);
+  });
+
+  it('tells an unknown outcome (no answer, 502, 504, 409) from a known failure (503, 408)', async () => {
+    const failed = async (send: () => Promise<Response>) => (await createTicketingClient({ send }).addComment('SR-1', 'x').catch((e: unknown) => e)) as TicketingError;
+    expect((await failed(async () => { throw new TypeError('Failed to fetch'); })).outcomeUnknown).toBe(true);
+    expect((await failed(answer(504, { error: 'slow' }))).outcomeUnknown).toBe(true);
+    expect((await failed(answer(502, '<html>'))).outcomeUnknown).toBe(true);
+    expect((await failed(answer(409, { errors: [{ message: 'busy', extensions: { code: 'IDEMPOTENCY_KEY_IN_USE' } }] }))).outcomeUnknown).toBe(true);
+    expect((await failed(answer(503, { error: 'down' }))).outcomeUnknown).toBe(false);
+    const stalled = await failed(answer(408, { error: 'The upload stalled' }));
+    expect([stalled.outcomeUnknown, stalled.stalled]).toEqual([false, true]);
+  });
+
   it('asks for pages forwards with first/after and backwards with last/before', () => {
     expect(ticketsVariables({ after: 'c1', status: ['NEW'], search: ' x ' })).toEqual({ filter: { status: ['NEW'], search: 'x' }, first: 20, after: 'c1' });
     expect(ticketsVariables({ before: 'c2', pageSize: 5 })).toEqual({ last: 5, before: 'c2' });

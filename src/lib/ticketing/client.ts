@@ -3,6 +3,7 @@ import {
   ADD_ATTACHMENT_MUTATION, ADD_COMMENT_MUTATION, CLOSE_TICKET_MUTATION, CREATE_TICKET_MUTATION, MACHINES_QUERY, TICKET_FORM_QUERY, TICKET_QUERY,
   TICKETS_QUERY, WIRE_FLOW_QUERY,
 } from './documents.ts';
+import { formatIdempotencyKey, IDEMPOTENCY_HEADER } from '../idempotency/key.ts';
 import { graphQLErrorMessage, TicketingError, type TicketingGraphQLError } from './errors.ts';
 import { toAttachment, toFieldErrors, toMachine, toTicket, toTicketSummary, ticketType } from './map.ts';
 import {
@@ -27,7 +28,10 @@ export const PROXY_PATH = '/api/ticketing/graphql';
 /** Sends one request to the proxy: `apiFetch(PROXY_PATH, init)` in the app. */
 export type ProxySend = (init: RequestInit) => Promise<Response>;
 /** Sends a multipart request with upload progress (XMLHttpRequest in the app): the status and the body text. */
-export type ProxyUpload = (body: FormData, onProgress: (loaded: number, total: number) => void, signal?: AbortSignal) => Promise<{ status: number; body: string }>;
+export type ProxyUpload = (body: FormData, onProgress: (loaded: number, total: number) => void, signal?: AbortSignal, headers?: Record<string, string>) => Promise<{ status: number; body: string }>;
+
+/** The header of a write made once per key (the caller keeps the key across retries; see lib/idempotency). */
+const keyHeader = (key: string | undefined): Record<string, string> => (key ? { [IDEMPOTENCY_HEADER]: formatIdempotencyKey(key) } : {});
 
 /** The status, GraphQL errors and data of an answer; throws the spec's error for a failed one. */
 export function readAnswer<S extends v.GenericSchema>(operation: string, status: number, body: unknown, schema: S): v.InferOutput<S> {
@@ -85,12 +89,12 @@ function machinesVariables(q: MachineQuery): Record<string, unknown> {
 const blankToNull = (s: string | undefined) => (s?.trim() ? s.trim() : null);
 
 export function createTicketingClient(transport: { send: ProxySend; upload?: ProxyUpload }) {
-  async function call<S extends v.GenericSchema>(operation: string, query: string, variables: Record<string, unknown>, schema: S): Promise<v.InferOutput<S>> {
+  async function call<S extends v.GenericSchema>(operation: string, query: string, variables: Record<string, unknown>, schema: S, key?: string): Promise<v.InferOutput<S>> {
     let res: Response;
     try {
       res = await transport.send({
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...keyHeader(key) },
         body: JSON.stringify({ operationName: operation, query, variables }),
       });
     } catch (err) {
@@ -132,7 +136,8 @@ export function createTicketingClient(transport: { send: ProxySend; upload?: Pro
         ? { userType: 'cloud', entryPointUrl: wireFlow.entryPointUrl }
         : { userType: 'onprem', packages: wireFlow.packages };
     },
-    async createTicket(input: CreateTicketInput): Promise<MutationResult<{ id: string }>> {
+    /** Creates a ticket; `key` (made when the form opened, kept across retries) makes a retry return the same ticket. */
+    async createTicket(input: CreateTicketInput, key?: string): Promise<MutationResult<{ id: string }>> {
       const variables = {
         input: {
           locationId: blankToNull(input.locationId), type: input.type || null, machineId: blankToNull(input.machineId),
@@ -140,11 +145,12 @@ export function createTicketingClient(transport: { send: ProxySend; upload?: Pro
           machineName: blankToNull(input.machineName), serialNumber: blankToNull(input.serialNumber),
         },
       };
-      const { createTicket: p } = await call('CreateTicket', CREATE_TICKET_MUTATION, variables, CreateTicketData);
+      const { createTicket: p } = await call('CreateTicket', CREATE_TICKET_MUTATION, variables, CreateTicketData, key);
       return p.errors.length || !p.ticket ? { ok: false, errors: toFieldErrors(p.errors) } : { ok: true, value: p.ticket };
     },
-    async addComment(ticketId: string, body: string): Promise<MutationResult<Ticket>> {
-      const { addComment: p } = await call('AddComment', ADD_COMMENT_MUTATION, { input: { ticketId, body } }, AddCommentData);
+    /** Adds a comment; with `key`, a retry adds it once. */
+    async addComment(ticketId: string, body: string, key?: string): Promise<MutationResult<Ticket>> {
+      const { addComment: p } = await call('AddComment', ADD_COMMENT_MUTATION, { input: { ticketId, body } }, AddCommentData, key);
       return p.errors.length || !p.ticket ? { ok: false, errors: toFieldErrors(p.errors) } : { ok: true, value: toTicket(p.ticket) };
     },
     async closeTicket(ticketId: string, reason: ClosingReason, comment: string): Promise<MutationResult<Ticket>> {
@@ -152,14 +158,14 @@ export function createTicketingClient(transport: { send: ProxySend; upload?: Pro
       const { closeTicket: p } = await call('CloseTicket', CLOSE_TICKET_MUTATION, { input }, CloseTicketData);
       return p.errors.length || !p.ticket ? { ok: false, errors: toFieldErrors(p.errors) } : { ok: true, value: toTicket(p.ticket) };
     },
-    /** Uploads one file (GraphQL multipart request) with progress; needs the `upload` transport. */
-    async addAttachment(ticketId: string, file: Blob & { name?: string }, onProgress: (loaded: number, total: number) => void = () => {}, signal?: AbortSignal): Promise<MutationResult<Attachment>> {
+    /** Uploads one file (GraphQL multipart request) with progress; needs the `upload` transport. With `key`, a retry attaches it once. */
+    async addAttachment(ticketId: string, file: Blob & { name?: string }, onProgress: (loaded: number, total: number) => void = () => {}, signal?: AbortSignal, key?: string): Promise<MutationResult<Attachment>> {
       if (!transport.upload) throw new Error('This ticketing client has no upload transport');
       const operation = 'AddAttachment';
       const form = attachmentForm(ticketId, file);
       let answer: { status: number; body: string };
       try {
-        answer = await transport.upload(form, onProgress, signal);
+        answer = await transport.upload(form, onProgress, signal, keyHeader(key));
       } catch (err) {
         throw new TicketingError((err as Error).message || 'Failed to fetch', { operation, failure: 'unavailable', cause: err });
       }

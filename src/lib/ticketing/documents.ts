@@ -97,3 +97,11 @@ export const ADD_ATTACHMENT_MUTATION = /* GraphQL */ `mutation AddAttachment($ti
 }
 ${ATTACHMENT}
 ${PAYLOAD_ERRORS}`;
+
+/**
+ * The operations that create something: the ticket screens send each with an Idempotency-Key
+ * (made when the form or file was opened), which the proxy passes on to the service. For the
+ * proxy's operation allow-list: a request of these without a key should be refused with 400
+ * (docs/operations.md "Idempotency").
+ */
+export const KEYED_OPERATIONS = ['CreateTicket', 'AddComment', 'AddAttachment'] as const;

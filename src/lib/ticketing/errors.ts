@@ -1,3 +1,5 @@
+import { outcomeUnknown } from '../idempotency/key.ts';
+
 /**
  * A failed ticketing call (spec customer-area §7, §8), in the browser and on the server: keeps the
  * operation, the HTTP status and the GraphQL errors of the answer. Browser-safe (no Node imports).
@@ -48,6 +50,20 @@ export class TicketingError extends Error {
   /** The `extensions.code` of the first GraphQL error (NOT_FOUND, FORBIDDEN, UNAUTHENTICATED …). */
   get code(): string | undefined {
     return this.graphQLErrors.find((e) => e.extensions?.code)?.extensions?.code;
+  }
+
+  /**
+   * Whether it is not known if a write happened: no answer arrived (`status` undefined: the
+   * network failed, perhaps after the request went out), or 502/504/409 (see `outcomeUnknown`).
+   * Sent again with the same idempotency key, the write still happens at most once.
+   */
+  get outcomeUnknown(): boolean {
+    return outcomeUnknown(this.status ?? null);
+  }
+
+  /** The visitor's upload stopped arriving and was given up (408): nothing was saved. */
+  get stalled(): boolean {
+    return this.status === 408;
   }
 
   /** Whether the record asked for does not exist for the caller (another organisation's included). */

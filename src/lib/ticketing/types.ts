@@ -10,6 +10,8 @@ export interface TicketingConfig {
   /** Seals the download links the proxy hands out (TICKETING_LINK_SECRET, else random per process). */
   linkSecret: string;
   timeouts: Required<UpstreamTimeouts>;
+  /** How long a visitor's upload may pause before it is stopped (UPLOAD_IDLE_TIMEOUT_MS; default UPLOAD_IDLE_MS). */
+  uploadIdleMs?: number;
 }
 
 export const TICKET_STATUSES = ['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER', 'CLOSED'] as const;

@@ -1,6 +1,7 @@
 import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { describeFetchFailure, dispatcherFor } from '../http/timeouts.ts';
 import { drainBody } from '../http/body.ts';
+import { formatIdempotencyKey } from '../idempotency/key.ts';
 import { getLogger } from '../log/index.ts';
 import { MAX_ANSWER_BYTES } from './limits.ts';
 import type { TicketingConfig } from './types.ts';
@@ -23,6 +24,8 @@ export type ForwardResult =
   | { kind: 'too-large'; limit: number }
   /** The service's answer passed `limit` (declared or while arriving): the call was aborted, nothing of it kept. */
   | { kind: 'answer-too-large'; limit: number }
+  /** The visitor stopped sending the body (no chunk for the idle time): the upstream request was aborted before the service had all of it. */
+  | { kind: 'stalled'; idleMs: number }
   /** No usable answer: unreachable, timed out, or not JSON with a 5xx. */
   | { kind: 'unavailable'; reason: string; timeout: boolean };
 
@@ -39,13 +42,14 @@ export function upstreamHeaders(config: TicketingConfig, token: string, extra: R
  * The visitor's body as a stream that counts what passes and fails once it passes `limit`. Pulled
  * only as fast as the service reads (back-pressure), so memory stays at a chunk or two.
  */
-function limitedBody(source: ReadableStream<Uint8Array>, limit: number, hooks: { chunk(): void; end(): void; overflow(): void }): ReadableStream<Uint8Array> {
+function limitedBody(source: ReadableStream<Uint8Array>, limit: number, hooks: { chunk(): void; end(): void; overflow(): void; waiting(on: boolean): void }): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let seen = 0;
   let finished = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
+      hooks.waiting(true);
+      const { done, value } = await reader.read().finally(() => hooks.waiting(false));
       if (done) {
         finished = true;
         hooks.end();
@@ -86,27 +90,42 @@ export async function forwardGraphQL(config: TicketingConfig, req: {
   signal?: AbortSignal;
   /** Largest answer taken (default MAX_ANSWER_BYTES). */
   answerLimit?: number;
+  /** The visitor's `Idempotency-Key` (already checked), passed on so that the service makes a retried write once. */
+  idempotencyKey?: string;
 }): Promise<ForwardResult> {
   const { timeoutMs, connectTimeoutMs } = config.timeouts;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   let tooLarge = false;
+  // Whether the body is waiting for the visitor's next chunk (then a timeout is the visitor's stall, not the service's).
+  let waitingForClient = false;
+  let stalled = 0;
   const arm = (ms: number) => {
     clearTimeout(timer);
-    timer = setTimeout(() => { timedOut = true; controller.abort(new DOMException(`no progress within ${ms} ms`, 'TimeoutError')); }, ms);
+    timer = setTimeout(() => {
+      if (waitingForClient) stalled = ms;
+      else timedOut = true;
+      controller.abort(new DOMException(`no progress within ${ms} ms`, 'TimeoutError'));
+    }, ms);
   };
-  arm(req.streaming ? Math.max(UPLOAD_IDLE_MS, timeoutMs) : timeoutMs);
+  const idleMs = config.uploadIdleMs ?? UPLOAD_IDLE_MS;
+  arm(req.streaming ? Math.max(idleMs, timeoutMs) : timeoutMs);
   const body = req.body && limitedBody(req.body, req.limit, {
-    chunk: () => { if (req.streaming) arm(Math.max(UPLOAD_IDLE_MS, timeoutMs)); },
+    chunk: () => { if (req.streaming) arm(Math.max(idleMs, timeoutMs)); },
     end: () => { if (req.streaming) arm(timeoutMs); },
     overflow: () => { tooLarge = true; controller.abort(new BodyTooLargeError(`over ${req.limit} bytes`)); },
+    waiting: (on) => { waitingForClient = on; },
   });
   const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
   try {
     const res = await undiciFetch(config.endpoint, {
       method: 'POST',
-      headers: upstreamHeaders(config, req.token, { 'content-type': req.contentType, accept: 'application/graphql-response+json, application/json' }),
+      headers: upstreamHeaders(config, req.token, {
+        'content-type': req.contentType,
+        accept: 'application/graphql-response+json, application/json',
+        ...(req.idempotencyKey ? { 'idempotency-key': formatIdempotencyKey(req.idempotencyKey) } : {}),
+      }),
       body,
       duplex: 'half',
       signal,
@@ -127,6 +146,7 @@ export async function forwardGraphQL(config: TicketingConfig, req: {
     return { kind: 'answer', status: res.status, body: parsed };
   } catch (err) {
     if (tooLarge) return { kind: 'too-large', limit: req.limit };
+    if (stalled) return { kind: 'stalled', idleMs: stalled };
     if (timedOut) return { kind: 'unavailable', reason: 'the ticketing service did not answer in time', timeout: true };
     const failure = describeFetchFailure(err, config.timeouts);
     log.warn({ endpoint: config.endpoint, failure: failure.message }, 'ticketing call failed');
