@@ -7,7 +7,7 @@
  * `d{"f":…,"v":…}` with the result for `ttlMs`. Redis bounds the memory (its `maxmemory`), not this
  * module; every failure rejects with a SharedStateError (see redis.ts).
  */
-import type { BeginResult, IdempotencyStore } from '../idempotency/store.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
 import type { RedisConnection } from './redis.ts';
 
 
