@@ -16,7 +16,9 @@ export type GateResult =
   /** An allowed operation: the body to forward (its own JSON, or the multipart stream) and its Content-Type. */
   | { kind: 'ok'; name: string; body: ReadableStream<Uint8Array>; contentType: string }
   | { kind: 'too-large' }
-  | { kind: 'refused'; error: string };
+  | { kind: 'refused'; error: string }
+  /** The visitor stopped sending before the operations field was complete (no more than `idleMs` waited). */
+  | { kind: 'stalled'; idleMs: number };
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
@@ -117,7 +119,7 @@ async function readFirstPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
  * the app's own document; the rest (map, file) streams on as it arrives. A refused request's body
  * is read and dropped (up to the drain cap), so the client gets the 400 instead of a reset.
  */
-export async function gateMultipart(request: Request, contentType: string): Promise<GateResult> {
+export async function gateMultipart(request: Request, contentType: string, opts: { idleMs: number }): Promise<GateResult> {
   const boundary = boundaryOf(contentType);
   if (!boundary || !request.body) return { kind: 'refused', error: 'The multipart body has no boundary.' };
   const reader = request.body.getReader();
@@ -125,7 +127,15 @@ export async function gateMultipart(request: Request, contentType: string): Prom
     drainBody(reader);
     return { kind: 'refused', error };
   };
-  const first = await readFirstPart(reader, boundary, MULTIPART_ENVELOPE_BYTES);
+  // The envelope is small (MULTIPART_ENVELOPE_BYTES): a visitor who stops sending before it is
+  // complete gets the stalled answer after the upload idle time, as one who stalls in the file does.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<'stalled'>((resolve) => { timer = setTimeout(() => resolve('stalled'), opts.idleMs); });
+  const first = await Promise.race([readFirstPart(reader, boundary, MULTIPART_ENVELOPE_BYTES), stalled]).finally(() => clearTimeout(timer));
+  if (first === 'stalled') {
+    void reader.cancel().catch(() => {});
+    return { kind: 'stalled', idleMs: opts.idleMs };
+  }
   if (first === 'not-operations' || first === 'too-long') return refuse('A GraphQL multipart request starts with its operations field (then map, then the file).');
   if (first === 'malformed') return refuse('The multipart body ended before its operations field.');
   let value: unknown;

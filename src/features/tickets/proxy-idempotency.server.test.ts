@@ -4,6 +4,7 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoIdentity, type DemoIdentity } from '../../../emulators/testing.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
+import { ADD_ATTACHMENT_MUTATION, CREATE_TICKET_MUTATION } from '../../lib/ticketing/documents.ts';
 import { postGraphQL, STALLED_MESSAGE } from './proxy.server.ts';
 
 // The tickets proxy and idempotency: the visitor's Idempotency-Key goes on to the service, a
@@ -40,13 +41,14 @@ beforeEach(() => { upstream.requests.length = 0; });
 const config = (): TicketingConfig => ({ endpoint: upstream.url, debugLevel: 'none', linkSecret: 'x'.repeat(40), timeouts: { connectTimeoutMs: 1000, timeoutMs: 1500 }, uploadIdleMs: 300 });
 const context = (request: Request) => ({
   request, params: {}, url: new URL(request.url),
-  locals: { api: { services: { identity: { issuer: identity.issuer, audience: 'kmx-web', clientId: 'kmx-web', managementUrl: '', timeouts: { connectTimeoutMs: 1000, timeoutMs: 3000 } }, ticketing: config() } } },
+  locals: { api: { services: { identity: { issuer: identity.issuer, audience: 'kmx-web', clientId: 'kmx-web', introspection: { ...identity.introspection, cacheTtlMs: 15_000 }, managementUrl: '', timeouts: { connectTimeoutMs: 1000, timeoutMs: 3000 } }, ticketing: config() } } },
 }) as unknown as APIContext;
 
 const mutation = (headers: Record<string, string>) => new Request('http://localhost/api/ticketing/graphql', {
   method: 'POST',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
-  body: JSON.stringify({ operationName: 'CreateTicket', query: 'mutation CreateTicket { createTicket { ticket { id } } }', variables: {} }),
+  // The app's own document (the proxy passes nothing else).
+  body: JSON.stringify({ operationName: 'CreateTicket', query: CREATE_TICKET_MUTATION, variables: { input: {} } }),
 });
 
 describe('the tickets proxy and the Idempotency-Key', () => {
@@ -65,26 +67,37 @@ describe('the tickets proxy and the Idempotency-Key', () => {
 });
 
 describe('an upload the visitor stops sending', () => {
-  it('is answered 408 saying the upload stalled, not that the service is unreachable', async () => {
+  /** A multipart upload that sends `first` and then nothing more: a visitor whose connection stalled. */
+  const stalling = (first: string) => {
     let sent = false;
     const body = new ReadableStream<Uint8Array>({
-      // One chunk, then nothing: a visitor whose connection stalled in the middle of a file.
       pull(controller) {
-        if (!sent) { sent = true; controller.enqueue(new TextEncoder().encode('--xyz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{')); }
+        if (!sent) { sent = true; controller.enqueue(new TextEncoder().encode(first)); }
         return new Promise(() => {});
       },
     }, { highWaterMark: 0 });
-    const request = new Request('http://localhost/api/ticketing/graphql', {
+    return new Request('http://localhost/api/ticketing/graphql', {
       method: 'POST',
       headers: { 'content-type': 'multipart/form-data; boundary=xyz', authorization: `Bearer ${token}` },
       body,
       duplex: 'half',
     } as RequestInit);
-    const res = await postGraphQL(context(request));
+  };
+  const expectStalled = async (res: Response) => {
     expect(res.status).toBe(408);
     const answer = (await res.json()) as { error: string };
     expect(answer).toEqual({ error: STALLED_MESSAGE });
     expect(answer.error).toMatch(/upload stalled/);
     expect(answer.error).not.toMatch(/not reachable/);
+  };
+
+  it('is answered 408 saying the upload stalled, not that the service is unreachable (stalled in the file)', async () => {
+    const operations = JSON.stringify({ operationName: 'AddAttachment', query: ADD_ATTACHMENT_MUTATION, variables: { ticketId: 't-1', file: null } });
+    await expectStalled(await postGraphQL(context(stalling(`--xyz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n--xyz\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.file"]}\r\n--xyz\r\nContent-Disposition: form-data; name="0"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF`))));
+  });
+
+  it('is answered 408 as well when it stalls before its operations field is complete, and nothing reaches the service', async () => {
+    await expectStalled(await postGraphQL(context(stalling('--xyz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{'))));
+    expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -9,7 +9,7 @@ import { MAX_ANSWER_BYTES, MAX_JSON_BODY_BYTES, MAX_PROXY_BODY_BYTES, MAX_UPLOAD
 import { LINK_TTL_SECONDS, openLink, sealLink } from '../../lib/ticketing/links.server.ts';
 import { rewriteFileUrls } from '../../lib/ticketing/rewrite.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
-import { forwardGraphQL, openFile } from '../../lib/ticketing/upstream.server.ts';
+import { forwardGraphQL, openFile, UPLOAD_IDLE_MS } from '../../lib/ticketing/upstream.server.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from '../sign-in/bearer.server.ts';
 import { gateJson, gateMultipart } from './proxy-gate.server.ts';
@@ -75,9 +75,14 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
     log.info({ bytes: Number(declared), limit }, 'request body refused by its length');
     return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
   }
+  const config = apiContext(context.locals).services.ticketing;
   // Only the app's own operations pass (proxy-gate.server.ts): refused before the service is called.
-  const gated = multipart ? await gateMultipart(request, contentType) : await gateJson(request);
+  const gated = multipart ? await gateMultipart(request, contentType, { idleMs: config.uploadIdleMs ?? UPLOAD_IDLE_MS }) : await gateJson(request);
   if (gated.kind === 'too-large') return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  if (gated.kind === 'stalled') {
+    log.info({ idleMs: gated.idleMs }, 'request body stalled before its operations field');
+    return json({ error: STALLED_MESSAGE }, 408);
+  }
   if (gated.kind === 'refused') {
     log.info({ reason: gated.error }, 'GraphQL request refused by the allow-list');
     return json({ error: gated.error }, 400);
@@ -85,7 +90,6 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
   // A write's Idempotency-Key goes on to the service, which makes a retried write once (docs/operations.md "Idempotency").
   const key = readIdempotencyKey(request.headers);
   if (key.kind === 'malformed') return json({ error: key.message }, 400);
-  const config = apiContext(context.locals).services.ticketing;
   const result = await forwardGraphQL(config, {
     body: gated.body, contentType: gated.contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal, idempotencyKey: key.kind === 'ok' ? key.key : undefined,
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIContext, APIRoute } from 'astro';
@@ -89,6 +90,8 @@ const handlers = userAdminHandlers(guard);
 async function call(handler: APIRoute, as: string, opts: { method?: string; path?: string; params?: Record<string, string>; body?: unknown } = {}) {
   const headers: Record<string, string> = { authorization: `Bearer ${as}` };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // Writes that create something carry an idempotency key (lib/idempotency), a new one per call here.
+  if (opts.method === 'POST') headers['idempotency-key'] = randomUUID();
   const request = new Request(`http://localhost${opts.path ?? '/api/user-admin/x'}`, { method: opts.method ?? 'GET', headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
   const locals = { api: { services: { identity: { managementUrl, timeouts: { connectTimeoutMs: 500, timeoutMs: 3000 } } } } };
   const res = await handler({ request, locals, url: new URL(request.url), params: opts.params ?? {} } as unknown as APIContext);
