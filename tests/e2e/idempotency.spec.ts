@@ -21,7 +21,7 @@ import config from '../../playwright.config.ts';
 import { startCatalogue } from '../../emulators/catalogue/server.ts';
 import { startContentHub } from '../../emulators/content-hub/server.ts';
 import { signIn } from '../../emulators/identity/login-flow.ts';
-import { startIdentity } from '../../emulators/identity/server.ts';
+import { INTROSPECTION_CLIENT_ID, LOCAL_INTROSPECTION_SECRET, startIdentity } from '../../emulators/identity/server.ts';
 import { startPausableProxy, type PausableProxy } from '../../emulators/shared/pausable-proxy.ts';
 import { startTicketing, type RunningTicketing } from '../../emulators/ticketing/server.ts';
 import { linkTree, publishRelease, readPointer } from '../../src/server/release.ts';
@@ -106,6 +106,9 @@ test.beforeAll(async () => {
       CATALOGUE_ENDPOINT: `http://127.0.0.1:${CATALOGUE_PORT}/graphql`,
       IDENTITY_ISSUER: ISSUER,
       IDENTITY_MANAGEMENT_URL: `http://localhost:${IDENTITY_PORT}/openidm`,
+      // Our APIs ask the provider whether a token is active (its introspection client).
+      IDENTITY_INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT_ID,
+      IDENTITY_INTROSPECTION_CLIENT_SECRET: LOCAL_INTROSPECTION_SECRET,
       TICKETING_ENDPOINT: `http://127.0.0.1:${TICKETING_RELAY}/graphql`,
       UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
       UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -135,7 +138,6 @@ const ticketsWithSubject = (subject: string) =>
   (ticketing!.store.db.prepare('SELECT id FROM tickets WHERE subject = ?').all(subject) as { id: string }[]).map((r) => r.id);
 
 test('a new ticket while ticketing hangs: the screen says it is not known whether it was saved; sent again once the service resumed, it is the one ticket the service made, and the list shows one', async ({ page }) => {
-  test.setTimeout(60_000);
   await page.goto(`http://localhost:${APP}/en/mykomax`);
   await page.waitForURL((url) => url.port === String(IDENTITY_PORT));
   await page.locator('#username').fill(DEMO_USERS.customer);

@@ -107,7 +107,6 @@ test.describe('logout', () => {
 
 test.describe('logout and our APIs (issue 28)', () => {
   test('after logout the old access token gets 401 from our APIs: a write at once, a read within 30 s', async ({ page, request }) => {
-    test.setTimeout(75_000);
     await signIn(page, DEMO_USERS.onprem);
     const { accessToken } = (await storedTokens(page))!;
     const bearer = { Authorization: `Bearer ${accessToken}`, Origin: ORIGIN };
