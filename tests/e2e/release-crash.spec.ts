@@ -1,7 +1,7 @@
 // A prerender killed at any step never leaves a half-written release live. The prerender CLI runs
 // in a child process over a scratch DIST_DIR (the built app linked) against content-hub and
 // catalogue emulators of its own over a small copy of the demo data (fixtures/small-dataset.ts:
-// the same hosts and kinds of page, ~600 routes; the other e2e tests edit the suite's content hub
+// the same hosts and kinds of page, ~500 routes; the other e2e tests edit the suite's content hub
 // meanwhile, which would change what the restart has to render). `PRERENDER_KILL_AT=<step>` makes
 // the child SIGKILL itself when its run reaches that step (run.ts PRERENDER_STEPS), so every step
 // is hit on every machine, however fast or busy: no timing decides where a kill lands.
@@ -87,7 +87,7 @@ function expectEveryPageTagged(dist: string, live: string, taggedSince: string):
 }
 
 test('a prerender killed at each step leaves one complete release live; the next run publishes what was lost and cleans up', async () => {
-  // Eleven runs of ~600 routes: a few seconds each on an idle machine, more on a busy one.
+  // Eleven runs of ~500 routes: a few seconds each on an idle machine, more on a busy one.
   test.setTimeout(600_000);
   const dist = mkdtempSync(join(tmpdir(), 'komax-release-crash-'));
   try {

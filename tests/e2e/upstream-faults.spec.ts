@@ -17,7 +17,7 @@ const START_PORT = PORT - 4;
 const CLOSED = PORT - 5;
 const FAULTY_SERVER = PORT - 6;
 const CATALOGUE = `http://127.0.0.1:${PORT - 201}/graphql`;
-const TIMEOUT_MS = 5000;
+const TIMEOUT_MS = 3000;
 
 test.describe.configure({ mode: 'serial' });
 
