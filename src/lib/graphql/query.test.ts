@@ -43,7 +43,6 @@ describe('the GraphQL transport', () => {
     expect((err as TestError).failure).toBe('timeout');
     expect(isServiceUnavailable(err)).toBe(true);
     expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(300 + 1000);
   });
 
   it('gives up on an answer that starts but never finishes (the total timeout covers the body)', async () => {
@@ -51,10 +50,8 @@ describe('the GraphQL transport', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"data":');
     }));
-    const started = performance.now();
     const err = await call(endpoint).catch((e: unknown) => e);
     expect((err as TestError).message).toBe('Test service unreachable: no answer within 300 ms');
-    expect(performance.now() - started).toBeLessThan(300 + 1000);
   });
 
   it('names a refused connection as unreachable, and a service down', async () => {

