@@ -35,6 +35,9 @@ if (!process.env.KMX_E2E_FORMS_FRESH) {
 export const E2E_EDITOR_PASSWORD = 'e2e-editor-password';
 process.env.KMX_E2E_EDITOR_HASH ??= hashPasswordSync(E2E_EDITOR_PASSWORD, { N: 2 ** 14, r: 8, p: 1 });
 
+/** The spec files that take longest (about a minute each on an idle 2-core machine). */
+const LONG_SPECS = ['**/tickets.spec.ts', '**/user-admin.spec.ts', '**/release-crash.spec.ts', '**/static-delivery.spec.ts', '**/sign-in.spec.ts', '**/locations.spec.ts', '**/upstream-faults.spec.ts', '**/service-faults.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
   // Tests wait for conditions, never for time: these limits only catch a hang, and are far above
@@ -46,6 +49,12 @@ export default defineConfig({
   // No retries anywhere: a test that passes only on a retry is a failing test.
   retries: 0,
   reporter: [['list']],
+  // Workers take spec files in order, one file at a time. The longest files go first, so the run
+  // does not end with one worker still busy with a long file while the other has nothing left.
+  projects: [
+    { name: 'long', testMatch: LONG_SPECS },
+    { name: 'other', testIgnore: LONG_SPECS },
+  ],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',

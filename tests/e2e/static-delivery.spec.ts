@@ -105,10 +105,8 @@ test('editing one page re-renders only the routes built from it and publishes a 
   expect(page.headers['x-render']).toBe('prerendered');
   expect(page.text).toContain(title);
 
-  // Nothing changed since: a second run renders nothing and keeps the release.
-  const again = await revalidate({});
-  expect(again.body.rendered).toBe(0);
-  expect(again.body.releaseId).toBeNull();
+  // That a run with nothing changed renders nothing and keeps the release is proven by the crash
+  // test's last restart (release-crash.spec.ts) on a small dataset, without a full run here.
 });
 
 test('a webhook naming the changed record rebuilds only what it affects; the page is live at the answer and the search follows', async () => {
@@ -149,7 +147,9 @@ test('a new release makes the next navigation a fresh load', async ({ page }) =>
   expect(pageRelease).toBeTruthy();
   // Publish a new release while the page is open.
   await hub('mutation($id: ID!, $t: String!) { updatePageTitle(id: $id, language: "en", title: $t) { id } }', { id: DATA.englishOnlyPage.id, t: `Trade fair 2026 (${Date.now()})` });
-  const { body } = await revalidate({ ids: [DATA.englishOnlyPage.id] });
+  // A webhook naming the record: the quickest way to a new release (targeted, not a full run).
+  const { body } = await revalidate({ records: [{ model: 'page', id: DATA.englishOnlyPage.id, stage: 'PUBLISHED' }] });
+  expect(body.releaseId).toBeTruthy();
   expect(body.releaseId).not.toBe(pageRelease);
   // The tab becomes visible again: the page checks builds/latest.json.
   const checked = page.waitForResponse((r) => r.url().includes('/builds/latest.json'));
