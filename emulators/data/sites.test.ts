@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mapSystemData } from '../../src/lib/content/map.ts';
-import type { RawSystemData } from '../../src/lib/content/schema.ts';
 import { siteLanguages } from '../../src/site/locale.ts';
 
 // The demo sites' special language handling, as spec public-site §2.2 lists it: one site adds
 // French; the North America events site adds Spanish and drops German; the brand portal drops
 // German; one German-titled site drops English.
-const raw = JSON.parse(readFileSync(new URL('content/system.json', import.meta.url), 'utf8')) as RawSystemData;
+const raw = JSON.parse(readFileSync(new URL('content/system.json', import.meta.url), 'utf8')) as Parameters<typeof mapSystemData>[0];
 const system = mapSystemData(raw);
 const languagesOf = (id: string) => siteLanguages(system.sites.find((s) => s.id === id)!, system.languages);
 const STANDARD = ['cs', 'de', 'en', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'];
