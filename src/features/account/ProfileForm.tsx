@@ -11,7 +11,7 @@ type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 
 const AUTOCOMPLETE: Record<Field, string> = {
-  firstName: 'given-name', lastName: 'family-name', company: 'organization', email: 'email', telephone: 'tel', address: 'street-address',
+  firstName: 'given-name', lastName: 'family-name', company: 'organization', email: 'email', telephone: 'tel', address: 'address-line1',
   postalCode: 'postal-code', city: 'address-level2', country: 'country', language: 'off',
 };
 const INPUT_TYPE: Partial<Record<Field, string>> = { email: 'email', telephone: 'tel' };

@@ -1,5 +1,7 @@
 import { getPagesById, type ContentContext } from '../../lib/content/index.ts';
-import { checkLocale, preferredLocale } from '../../site/locale.ts';
+import { pageCountryFor } from '../../site/config-errors.ts';
+import { isOfferedIn } from '../../site/countries.ts';
+import { checkLocale, makeLocale, preferredLocale } from '../../site/locale.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { withoutDirect } from '../../site/redirects.ts';
 import { isLocalHost, siteHost } from '../../site/resolve-site.ts';
@@ -8,14 +10,19 @@ import type { RequestContext } from '../../site/request.ts';
 /**
  * Where `?direct` on a page id leads (spec 2.2): the page's real URL on whichever site it lives,
  * in the current locale when that site offers it. A site on another host gets an absolute URL —
- * its external domain, unless we run on localhost, where its local host is used.
+ * its external domain, unless we run on localhost, where its local host is used. A page for some
+ * countries only, asked for in a country it is not offered in, goes to the first of its countries
+ * that speaks the language (none: the spec's configuration error).
  */
 export async function directTarget(content: ContentContext, req: RequestContext, url: URL): Promise<string | null> {
   const [page] = await getPagesById(content, [req.page.slug]);
   if (!page) return null;
   const site = (page.siteId && req.system.sites.find((s) => s.id === page.siteId)) || req.site;
   const check = checkLocale({ language: req.locale.language, country: req.locale.isInternational ? null : req.locale.country }, site, req.system);
-  const locale = check.ok ? check.locale : (check.redirectTo ?? preferredLocale(undefined, site, req.system));
+  let locale = check.ok ? check.locale : (check.redirectTo ?? preferredLocale(undefined, site, req.system));
+  if (!locale.isInternational && !isOfferedIn(page.countries, locale.country)) {
+    locale = makeLocale(locale.language, pageCountryFor(page, locale.language, req.system.countries));
+  }
   const path = `${localizedPath(site, locale, page.path)}${withoutDirect(url.search)}`;
   const host = siteHost(site, url.hostname);
   if (host === url.hostname) return path;

@@ -127,6 +127,18 @@ describe('computeTiles', () => {
     expect(byService([], soon).inventory!.status).toBe('unregistered');
   });
 
+  it('noprocess (spec §4) for a service the user does not have and cannot ask for: no request-access address, or for direct no registration address', () => {
+    const noRequest = { ...settings, requestAccessUrl: null };
+    expect(byService([], noRequest).inventory!.status).toBe('noprocess');
+    expect(byService([], noRequest).direct!.status).toBe('unregistered');
+    expect(byService([], { ...settings, directRegistrationUrl: null }).direct!.status).toBe('noprocess');
+    expect(byService([], { ...settings, directRegistrationUrl: null }).inventory!.status).toBe('unregistered');
+    // A status from a role, and coming soon, stay what they are.
+    expect(byService(['kmx_int_assetdb_active', 'kmx_int_lmsefront_inviteexpired'], noRequest).inventory!.status).toBe('active');
+    expect(byService(['kmx_int_lmsefront_inviteexpired'], noRequest).campus!.status).toBe('inviteexpired');
+    expect(byService([], { ...noRequest, comingSoon: ['masterDataMds'] }).masterDataMds!.status).toBe('comingsoon');
+  });
+
   it('takes roles from any iterable once', () => {
     function* gen() { yield 'kmx_int_artemis_active'; yield 'kmx_artemis_onpremuser'; }
     const tiles = Object.fromEntries(computeTiles(gen(), settings, paths).map((t) => [t.service, t]));

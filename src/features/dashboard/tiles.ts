@@ -26,8 +26,16 @@ export const ROLES = {
 export const SERVICES = ['serviceTicketing', 'inventory', 'wireFlow', 'delegatedAdmin', 'direct', 'masterDataWm', 'masterDataMds', 'campus'] as const;
 export type ServiceId = (typeof SERVICES)[number];
 
-/** The tile statuses the dashboard shows (spec §4: unregistered, pending, active, coming soon, invited, invite expired). */
-export const TILE_STATUSES = ['unregistered', 'pending', 'active', 'comingsoon', 'invited', 'inviteexpired'] as const;
+/** The service status values of spec §4, verbatim. */
+export const SERVICE_STATUSES = ['unknown', 'noprocess', 'unregistered', 'pending', 'active', 'invited', 'inviteexpired', 'inactive', 'declined', 'comingsoon'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+
+/**
+ * The statuses a dashboard tile shows: the six of the texts (spec §4: unregistered, pending, active,
+ * coming soon, invited, invite expired) and `noprocess`, a service the user does not have and has
+ * no way to ask for (no registration or request-access address configured).
+ */
+export const TILE_STATUSES = ['unregistered', 'pending', 'active', 'comingsoon', 'invited', 'inviteexpired', 'noprocess'] as const satisfies readonly ServiceStatus[];
 export type TileStatus = (typeof TILE_STATUSES)[number];
 
 /** Wire-flow user type (spec §3). */
@@ -133,14 +141,21 @@ export function withReturn(registrationUrl: string, returnUrl: string): string {
 
 /**
  * Every tile of the dashboard, in {@link SERVICES} order: the status from the roles; a service the
- * content hub lists as coming soon shows "coming soon" unless a role gives the user a status.
+ * content hub lists as coming soon shows "coming soon" unless a role gives the user a status; an
+ * unregistered service with no way in (direct: no registration address; any other: no
+ * request-access address) has no process for the user: `noprocess`.
  */
 export function computeTiles(roles: Iterable<string>, settings: CustomerAreaSettings, paths: TilePaths): Tile[] {
   const held = new Set(roles);
   const statuses = roleStatuses(held);
   const comingSoon = new Set(settings.comingSoon);
-  const status = (service: ServiceId): TileStatus => (statuses[service] === 'unregistered' && comingSoon.has(service) ? 'comingsoon' : statuses[service]);
   const request = settings.requestAccessUrl;
+  const wayIn = (service: ServiceId) => (service === 'direct' ? settings.directRegistrationUrl : request);
+  const status = (service: ServiceId): TileStatus => {
+    if (statuses[service] !== 'unregistered') return statuses[service];
+    if (comingSoon.has(service)) return 'comingsoon';
+    return wayIn(service) ? 'unregistered' : 'noprocess';
+  };
   const tile = (service: ServiceId, serviceUrl: string | null): Tile => ({ service, status: status(service), serviceUrl, requestAccessUrl: request });
   return SERVICES.map((service): Tile => {
     switch (service) {

@@ -70,8 +70,8 @@ describe('tileViews', () => {
     expect(views([]).masterDataMds).toMatchObject({ statusText: 'Coming soon', note: 'This service will be available soon.', actions: [] });
     expect(views([]).inventory!.actions.map((a) => a.kind)).toEqual(['requestAccess']);
     const bare = views([], { ...settings, requestAccessUrl: null, directRegistrationUrl: null, campusUrl: null });
-    expect(bare.inventory!.actions).toEqual([]);
-    expect(bare.direct!.actions).toEqual([]);
+    expect(bare.inventory).toMatchObject({ statusText: 'Not available', note: 'This service cannot be requested online. Please contact us.', actions: [] });
+    expect(bare.direct).toMatchObject({ statusText: 'Not available', actions: [] });
     expect(views(['kmx_int_lmsefront_active'], { ...settings, campusUrl: null }).campus!.actions).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ import type { ServiceId, Tile, TileStatus } from './tiles.ts';
 /** The locale keys the dashboard island shows (see src/i18n/island.ts). */
 export const MESSAGE_KEYS = [
   'dashboard.welcome', 'dashboard.loading', 'dashboard.servicesLabel', 'dashboard.statusLabel',
-  'dashboard.status.unregistered', 'dashboard.status.pending', 'dashboard.status.active', 'dashboard.status.comingsoon', 'dashboard.status.invited', 'dashboard.status.inviteexpired',
-  'dashboard.note.unregistered', 'dashboard.note.pending', 'dashboard.note.comingsoon', 'dashboard.note.invited', 'dashboard.note.inviteexpired',
+  'dashboard.status.unregistered', 'dashboard.status.pending', 'dashboard.status.active', 'dashboard.status.comingsoon', 'dashboard.status.invited', 'dashboard.status.inviteexpired', 'dashboard.status.noprocess',
+  'dashboard.note.unregistered', 'dashboard.note.pending', 'dashboard.note.comingsoon', 'dashboard.note.invited', 'dashboard.note.inviteexpired', 'dashboard.note.noprocess',
   'dashboard.action.open', 'dashboard.action.openCloud', 'dashboard.action.register', 'dashboard.action.requestAccess', 'dashboard.action.acceptInvite', 'dashboard.action.named',
   'dashboard.wireFlow.onprem', 'dashboard.wireFlow.cloud', 'dashboard.error.title', 'dashboard.error.text', 'dashboard.error.details', 'dashboard.error.retry',
   'dashboard.service.serviceTicketing.title', 'dashboard.service.serviceTicketing.description', 'dashboard.service.inventory.title', 'dashboard.service.inventory.description',

@@ -96,7 +96,7 @@ export const FORMS: Record<FormKind, FormDef> = {
       {
         legend: 'forms.contactAddress',
         fields: [
-          { name: 'address', type: 'text', label: 'forms.address', required: 'forms.addressRequired', autocomplete: 'street-address', max: 200 },
+          { name: 'address', type: 'text', label: 'forms.address', required: 'forms.addressRequired', autocomplete: 'address-line1', max: 200 },
           { name: 'city', type: 'text', label: 'forms.city', required: 'forms.cityRequired', autocomplete: 'address-level2', max: 100, half: true },
           { name: 'state', type: 'text', label: 'forms.state', required: 'forms.stateRequired', autocomplete: 'address-level1', max: 100, half: true },
           { name: 'zipCode', type: 'text', label: 'forms.zipCode', required: 'forms.zipCodeRequired', autocomplete: 'postal-code', max: 20, half: true },

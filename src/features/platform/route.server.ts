@@ -1,4 +1,6 @@
 import { findSystemRedirect } from '../../lib/content/index.ts';
+import { getLogger } from '../../lib/log/index.ts';
+import { pageNotFoundMessage } from '../../site/config-errors.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadNotFound } from './chrome.server.ts';
 import { pageContext, type LoadContext } from './context.ts';
@@ -25,6 +27,8 @@ export interface RouteSpec<M extends PageModelBase> {
   systemRedirects?: boolean;
 }
 
+const log = getLogger('route');
+
 /**
  * The one flow of every page route: the prerendered model when the prerender hands one over,
  * else the loader (or the 404 model when the request resolved to no page, or the route is not
@@ -43,6 +47,8 @@ export async function resolveRoute<M extends PageModelBase>(locals: App.Locals, 
     const redirect = await findSystemRedirect(ctx.content, url.pathname, url.search);
     if (redirect) return { kind: 'redirect', location: redirect.target, status: 301 };
   }
+  // Info, not a warning: a mistyped or stale address is the visitor's, not the operator's.
+  if (model.kind === 'not-found') log.info(pageNotFoundMessage(`${url.pathname}${url.search}`));
   return { kind: 'page', model };
 }
 

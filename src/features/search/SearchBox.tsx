@@ -86,7 +86,10 @@ export default function SearchBox({ localeCode, siteSlug, action, messages: m }:
       <input
         id={`${id}-input`}
         name="q"
-        type="search"
+        // A combobox may not be type=search (ARIA in HTML allows no role on it); the phone keyboard
+        // still shows its search key.
+        type="text"
+        enterKeyHint="search"
         autoComplete="off"
         placeholder={m['search.placeholder']}
         ref={input}

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { authorizeUrl, exchangeCode, fetchUserInfo } from './protocol.ts';
+import { authorizeUrl, exchangeCode, fetchUserInfo, identityEndpoints } from './protocol.ts';
+import { AM_SESSIONS_PATH, ISSUER_PATH } from '../../../emulators/identity/server.ts';
 
 const endpoint = 'http://idp.test/am/oauth2/realms/root/realms/alpha/access_token';
 const params = { clientId: 'kmx-web', code: 'c1', redirectUri: 'http://app.test/en/callback', verifier: 'v1' };
@@ -49,5 +50,43 @@ describe('user info (spec §7)', () => {
   });
   it("'Failed to get user info; received {status}'", async () => {
     await expect(fetchUserInfo('http://idp.test/userinfo', 'at', { fetch: answer(401, {}) })).rejects.toThrow(/^Failed to get user info; received 401$/);
+  });
+});
+
+describe('the sign-in service\'s paths from its discovery document (spec §7)', () => {
+  const doc = (issuer: string) => ({
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/access_token`,
+    userinfo_endpoint: `${issuer}/userinfo`,
+    end_session_endpoint: `${issuer}/connect/endSession`,
+    revocation_endpoint: `${issuer}/token/revoke`,
+  });
+
+  it('takes the OAuth 2.0 paths from the document and derives authenticate and sessions from the realm of the issuer', () => {
+    expect(identityEndpoints(doc('https://idp.example/am/oauth2/realms/root/realms/alpha'))).toEqual({
+      authenticate: 'https://idp.example/am/json/realms/root/realms/alpha/authenticate',
+      authorize: 'https://idp.example/am/oauth2/realms/root/realms/alpha/authorize',
+      accessToken: 'https://idp.example/am/oauth2/realms/root/realms/alpha/access_token',
+      endSession: 'https://idp.example/am/oauth2/realms/root/realms/alpha/connect/endSession',
+      userinfo: 'https://idp.example/am/oauth2/realms/root/realms/alpha/userinfo',
+      revoke: 'https://idp.example/am/oauth2/realms/root/realms/alpha/token/revoke',
+      sessions: 'https://idp.example/am/json/realms/root/realms/alpha/sessions',
+    });
+  });
+
+  it('puts the root realm\'s paths under json/realms/root/ (the default realm paths)', () => {
+    const root = identityEndpoints(doc('https://idp.example/am/oauth2'));
+    expect(root.authenticate).toBe('https://idp.example/am/json/realms/root/authenticate');
+    expect(root.sessions).toBe('https://idp.example/am/json/realms/root/sessions');
+    expect(identityEndpoints(doc('https://idp.example/am/oauth2/realms/root/')).sessions).toBe('https://idp.example/am/json/realms/root/sessions');
+  });
+
+  it('matches the local identity provider\'s sessions path', () => {
+    expect(new URL(identityEndpoints(doc(`http://localhost:4119${ISSUER_PATH}`)).sessions).pathname).toBe(AM_SESSIONS_PATH);
+  });
+
+  it('refuses an issuer that is no realm of the provider', () => {
+    expect(() => identityEndpoints(doc('https://login.example/tenant'))).toThrow('The issuer https://login.example/tenant is no realm of the identity provider');
   });
 });

@@ -70,3 +70,51 @@ export async function fetchUserInfo(endpoint: string, accessToken: string, opts:
   if (res.status !== 200) throw new Error(`Failed to get user info; received ${res.status}`);
   return (await res.json()) as UserInfoClaims;
 }
+
+/** The provider's discovery document (`{issuer}/.well-known/openid-configuration`), the fields the sign-in service reads. */
+export interface DiscoveryDocument {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint: string;
+  end_session_endpoint?: string;
+  revocation_endpoint?: string;
+}
+
+/** Every path of the sign-in service (spec customer-area §7). */
+export interface IdentityEndpoints {
+  authenticate: string;
+  authorize: string;
+  accessToken: string;
+  endSession: string | null;
+  userinfo: string;
+  revoke: string | null;
+  sessions: string;
+}
+
+/** A realm's OAuth 2.0 path: `{base}/oauth2` and, unless it is the root realm, `/realms/root/realms/{name}…`. */
+const REALM_PATH = /^(.*)\/oauth2((?:\/realms\/[^/]+)*)\/?$/;
+
+/**
+ * The sign-in service's paths from its discovery document (spec customer-area §7): the OAuth 2.0
+ * ones as the document names them; the authenticate and sessions paths, which it does not name,
+ * from the issuer: the realm's REST (json) tree beside its oauth2 tree. Realms without a realm
+ * path are the root realm (json/realms/root/, oauth2/realms/root/).
+ * @example identityEndpoints(doc).sessions // 'https://idp/am/json/realms/root/realms/alpha/sessions' for the issuer 'https://idp/am/oauth2/realms/root/realms/alpha'
+ */
+export function identityEndpoints(doc: DiscoveryDocument): IdentityEndpoints {
+  const issuer = new URL(doc.issuer);
+  const match = REALM_PATH.exec(issuer.pathname);
+  if (!match) throw new Error(`The issuer ${doc.issuer} is no realm of the identity provider (…/oauth2/realms/root/…)`);
+  const realm = match[2] || '/realms/root';
+  const json = `${issuer.origin}${match[1]}/json${realm}`;
+  return {
+    authenticate: `${json}/authenticate`,
+    authorize: doc.authorization_endpoint,
+    accessToken: doc.token_endpoint,
+    endSession: doc.end_session_endpoint ?? null,
+    userinfo: doc.userinfo_endpoint,
+    revoke: doc.revocation_endpoint ?? null,
+    sessions: `${json}/sessions`,
+  };
+}
