@@ -13,6 +13,9 @@
 /** Where the navigation is the mobile menu: the media queries of Header.astro and chrome-deferred.css. */
 export const MOBILE_MENU_QUERY = '(max-width: 1023.98px)';
 
+/** The least room between an open submenu and the window's edge (the page's side padding). */
+const SUBMENU_MARGIN = 24;
+
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The elements beside `keep` and beside each of its ancestors up to <body>: what a modal leaves behind. */
@@ -60,9 +63,14 @@ export function initHeader(root: Document = document): void {
     const panel = root.getElementById(trigger.getAttribute('aria-controls') ?? '');
     if (!panel) return;
     panel.hidden = !open;
-    // A wide submenu (one with a marketing section) near the end of the bar opens towards the start.
-    panel.classList.remove('main-nav__submenu--end');
-    if (open && panel.getBoundingClientRect().right > root.documentElement.clientWidth) panel.classList.add('main-nav__submenu--end');
+    // A wide mega menu (one with a marketing section) near the end of the bar moves towards the
+    // start until it is inside the page's margins.
+    panel.style.left = '';
+    if (open && getComputedStyle(panel).position === 'absolute') {
+      const r = panel.getBoundingClientRect();
+      const over = r.right - (root.documentElement.clientWidth - SUBMENU_MARGIN);
+      if (over > 0) panel.style.left = `${-Math.max(0, Math.min(over, r.left - SUBMENU_MARGIN))}px`;
+    }
   };
   const closeAll = (except?: Element) => {
     for (const t of triggers) if (t !== except) setOpen(t, false);
