@@ -7,6 +7,7 @@ import { idempotencyKeyOf } from '../shared/idempotency.ts';
 import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
 import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { documentThumbnail } from '../catalogue/thumbnail.ts';
+import { marketingLogo } from './marketing-logo.ts';
 import { editorial } from './editorial.ts';
 import { customerArea } from './customer-area.ts';
 import { translation } from './translation.ts';
@@ -135,8 +136,19 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     hidden: boolean;
     hideSubItems: boolean;
     breadcrumbOverride: string | null;
+    marketingSection: { logo: { url: string; mimeType: string; alternativeText: string | null } | null; backgroundColor: string; link: ReturnType<typeof link> } | null;
     items: NavItemAnswer[];
   }
+  // Like the CMS: a section's colour defaults to Dark_White; its logo's alternative text is localized.
+  const marketingSection = (m: RawNavItem['marketingSection'], locales: string[], stage: Stage): NavItemAnswer['marketingSection'] => {
+    if (!m) return null;
+    const alt = m.logo?.alternativeText;
+    return {
+      logo: m.logo ? { url: abs(m.logo.url), mimeType: m.logo.mimeType, alternativeText: typeof alt === 'object' && alt ? pickLocale(alt, locales)?.value ?? null : alt ?? null } : null,
+      backgroundColor: m.backgroundColor || 'Dark_White',
+      link: link(m.link, locales, stage),
+    };
+  };
   const navItem = (item: RawNavItem, locales: string[], stage: Stage): NavItemAnswer => {
     const title = pickLocale(item.title, locales);
     return {
@@ -148,6 +160,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     hidden: !!item.hidden,
     hideSubItems: !!item.hideSubItems,
     breadcrumbOverride: item.breadcrumbOverride ? pickLocale(item.breadcrumbOverride, locales)?.value ?? null : null,
+    marketingSection: marketingSection(item.marketingSection, locales, stage),
     items: (item.items ?? []).map((i) => navItem(i, locales, stage)),
     };
   };
@@ -304,6 +317,13 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
       res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
+      return;
+    }
+    // Logos of the navigation's marketing sections (`--light`: for a dark background).
+    const logo = /^\/assets\/logos\/([a-z0-9-]{1,80}?)(--light)?\.svg$/.exec(url.pathname);
+    if (logo) {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+      res.end(marketingLogo(logo[1]!, logo[2] ? 'light' : 'dark'));
       return;
     }
     // Document thumbnails (the annual report's first page), as the catalogue serves them.

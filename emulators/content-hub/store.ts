@@ -45,6 +45,12 @@ export interface RawNavItem {
   hidden?: boolean;
   hideSubItems?: boolean;
   breadcrumbOverride?: Localized<string> | null;
+  /** The mega menu's marketing section (top-level items): a logo asset, a colour name, a link. */
+  marketingSection?: {
+    logo?: { url: string; mimeType: string; alternativeText?: string | Localized<string> | null } | null;
+    backgroundColor?: string | null;
+    link?: RawLink | null;
+  } | null;
   items?: RawNavItem[];
 }
 

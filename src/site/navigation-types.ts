@@ -21,6 +21,17 @@ export interface Link {
   openInNewTab: boolean;
 }
 
+/**
+ * A navigation item's marketing section (spec §3), shown in its mega menu: a logo (304×52,
+ * cropped) on a background colour, linked.
+ */
+export interface MarketingSection {
+  logo: { url: string; alternativeText: string | null } | null;
+  /** A colour name of the content hub (`Dark_White` when not set); see `MARKETING_BACKGROUNDS`. */
+  backgroundColor: string;
+  link: Link | null;
+}
+
 export interface NavItem {
   id: string;
   title: string;
@@ -32,6 +43,8 @@ export interface NavItem {
   hideSubItems: boolean;
   breadcrumbOverride: string | null;
   items: NavItem[];
+  /** Only top-level items have one (the mega menu); absent or null: none. */
+  marketingSection?: MarketingSection | null;
 }
 
 export interface HeaderNavigation {

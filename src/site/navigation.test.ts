@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { filterNavigation, visibleInCountry, type NavFilter } from './navigation.ts';
+import { filterNavigation, marketingBackground, visibleInCountry, visibleMarketing, type NavFilter } from './navigation.ts';
 import type { Link, NavItem } from './navigation-types.ts';
 
 const link = (extra: Partial<Link> = {}): Link => ({
@@ -90,5 +90,43 @@ describe('visible items', () => {
       id: 'about', title: 'About us', titleLanguage: 'en', breadcrumbOverride: 'About', items: [],
       link: { kind: 'internal', href: '/en-us/about', newTab: false },
     });
+  });
+});
+
+describe('marketing sections', () => {
+  const logo = { url: 'http://hub/assets/logos/a.svg', alternativeText: 'Smart Factory' };
+
+  it('knows the background colours by name, Dark_White for none or an unknown one', () => {
+    expect(marketingBackground('Light_Blue')).toBe('Light_Blue');
+    expect(marketingBackground(' light_black ')).toBe('Light_Black');
+    expect(marketingBackground(null)).toBe('Dark_White');
+    expect(marketingBackground('')).toBe('Dark_White');
+    expect(marketingBackground('Neon_Pink')).toBe('Dark_White');
+  });
+
+  it('shows a section with a logo, its link resolved like any link', () => {
+    expect(visibleMarketing({ logo, backgroundColor: 'Dark_Gray', link: link({ path: '/digital' }) }, 'Solutions', filter())).toEqual({
+      logo: { url: logo.url, alt: 'Smart Factory' }, background: 'Dark_Gray', link: { kind: 'internal', href: '/en-us/digital', newTab: false },
+    });
+  });
+
+  it('shows nothing without a logo, and the logo unlinked when the link leads nowhere', () => {
+    expect(visibleMarketing({ logo: null, backgroundColor: 'Dark_White', link: link({ path: '/x' }) }, 'S', filter())).toBeNull();
+    expect(visibleMarketing(null, 'S', filter())).toBeNull();
+    expect(visibleMarketing({ logo, backgroundColor: 'Dark_White', link: link() }, 'S', filter())!.link).toBeNull();
+  });
+
+  it('names the logo by its alternative text, else the link text, else the item title', () => {
+    const alt = (l: typeof logo | { url: string; alternativeText: null }, text: string | null) =>
+      visibleMarketing({ logo: l, backgroundColor: 'Dark_White', link: link({ path: '/x', text }) }, 'Solutions', filter())!.logo.alt;
+    expect(alt(logo, 'Digital')).toBe('Smart Factory');
+    expect(alt({ url: logo.url, alternativeText: null }, 'Digital')).toBe('Digital');
+    expect(alt({ url: logo.url, alternativeText: null }, null)).toBe('Solutions');
+  });
+
+  it('comes with the item through the filter', () => {
+    const [top] = filterNavigation([item('solutions', { marketingSection: { logo, backgroundColor: 'Light_Blue', link: null } }), item('plain')], filter());
+    expect(top!.marketing).toMatchObject({ background: 'Light_Blue', link: null });
+    expect(filterNavigation([item('plain')], filter())[0]!.marketing).toBeUndefined();
   });
 });

@@ -31,6 +31,8 @@ export const IMAGE_PRESETS = {
   Inline: crop(780),
   AsideSquare: crop(960, 960),
   AsideVideo: crop(960, 540),
+  /** The logo of a navigation item's marketing section in its mega menu (spec §9: 304x52 cropped). */
+  MarketingLogo: crop(304, 52),
   // Catalogue sizes (spec §9).
   Classification: crop(480),
   ClassificationHighRes: crop(1200),

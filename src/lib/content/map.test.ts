@@ -173,6 +173,30 @@ describe('navigation for visitors', () => {
   });
 });
 
+describe('marketing sections (spec §3: logo, backgroundColor default Dark_White, link)', () => {
+  it('maps a top-level item\'s section, the colour Dark_White when the hub gives none', () => {
+    const [solutions, plain] = mapNavItems(parseItems([
+      { ...rawItem('solutions', pageLink('solutions')), marketingSection: { logo: { url: 'http://hub/assets/logos/a.svg', alternativeText: 'A' }, backgroundColor: null, link: pageLink('digital') } },
+      rawItem('plain', pageLink('plain')),
+    ]));
+    expect(solutions!.marketingSection).toEqual({
+      logo: { url: 'http://hub/assets/logos/a.svg', alternativeText: 'A' },
+      backgroundColor: 'Dark_White',
+      link: { text: null, page: { id: 'digital', path: '/digital', siteId: 'site-main', title: null }, path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false },
+    });
+    expect(plain!.marketingSection).toBeUndefined();
+  });
+
+  it('keeps a colour the hub gives and a section without logo or link', () => {
+    const [item] = mapNavItems(parseItems([{ ...rawItem('s', pageLink('s')), marketingSection: { logo: null, backgroundColor: 'Light_Blue', link: null } }]));
+    expect(item!.marketingSection).toEqual({ logo: null, backgroundColor: 'Light_Blue', link: null });
+  });
+
+  it('refuses a section whose logo has no URL (the boundary)', () => {
+    expect(() => parseItems([{ ...rawItem('s', pageLink('s')), marketingSection: { logo: { alternativeText: 'x' }, backgroundColor: null, link: null } }])).toThrow();
+  });
+});
+
 const rawPage = (modules: unknown[], extra: Record<string, unknown> = {}) => v.parse(RawPageSchema, {
   id: 'page-1', site: null, mainSiteOnly: false, slug: 'about', path: '/about', pageType: '', theme: '', countries: [],
   protection: 0, languages: ['en'], contentLanguage: 'en', title: 'About', description: null, modules,

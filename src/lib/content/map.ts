@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import type { FooterNavigation, HeaderNavigation, NavItem } from '../../site/navigation-types.ts';
+import type { FooterNavigation, HeaderNavigation, MarketingSection, NavItem } from '../../site/navigation-types.ts';
+import { DEFAULT_MARKETING_BACKGROUND } from '../../site/navigation.ts';
 import type { Site, SystemData } from '../../site/types.ts';
-import { ModuleSchema, type RawModule, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
+import { ModuleSchema, type RawMarketingSection, type RawModule, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
 import type { ContentModule, Page } from './types.ts';
 import { effectiveProtection, protectingPages } from './access.ts';
 
@@ -66,6 +67,14 @@ function languageOf(locale: string | null | undefined): string | null {
   return locale ? locale.split('-')[0]!.toLowerCase() : null;
 }
 
+function mapMarketingSection(raw: RawMarketingSection): MarketingSection {
+  return {
+    logo: raw.logo ? { url: raw.logo.url, alternativeText: raw.logo.alternativeText ?? null } : null,
+    backgroundColor: raw.backgroundColor || DEFAULT_MARKETING_BACKGROUND,
+    link: raw.link ?? null,
+  };
+}
+
 /**
  * Navigation items as a visitor may see them: a hidden item and one without a link target are
  * dropped with their sub items (spec §5: hidden items show only in editor mode; an item with no
@@ -92,6 +101,7 @@ export function mapNavItems(raw: readonly RawNavItem[], opts: NavigationOptions 
       hideSubItems: item.hideSubItems,
       breadcrumbOverride: item.breadcrumbOverride ?? null,
       items: mapNavItems(item.items ?? [], opts, warn),
+      ...(item.marketingSection ? { marketingSection: mapMarketingSection(item.marketingSection) } : {}),
     });
   }
   return out;

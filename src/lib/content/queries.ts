@@ -13,7 +13,8 @@ const LINK = /* GraphQL */ `
   }
 `;
 
-// Navigation is a tree; three levels are what the header and footer render.
+// Navigation is a tree; three levels are what the header and footer render. Only top-level items
+// have a marketing section (their mega menu).
 const NAV_ITEM = /* GraphQL */ `
   fragment NavItemFields on NavigationItem {
     id title locale countries hidden hideSubItems breadcrumbOverride
@@ -21,6 +22,7 @@ const NAV_ITEM = /* GraphQL */ `
   }
   fragment NavItemTree on NavigationItem {
     ...NavItemFields
+    marketingSection { logo { url alternativeText } backgroundColor link { ...LinkFields } }
     items { ...NavItemFields items { ...NavItemFields items { ...NavItemFields } } }
   }
 `;

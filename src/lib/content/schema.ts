@@ -75,6 +75,18 @@ export const RawLinkSchema = v.pipe(
 );
 type RawLink = Link;
 
+export interface RawMarketingSection {
+  logo?: { url: string; alternativeText?: string | null } | null;
+  backgroundColor?: string | null;
+  link?: RawLink | null;
+}
+
+const RawMarketingSectionSchema = v.object({
+  logo: v.nullish(v.object({ url: str, alternativeText: nstr })),
+  backgroundColor: nstr,
+  link: v.nullish(RawLinkSchema),
+});
+
 export interface RawNavItem {
   id: string;
   title: string;
@@ -85,6 +97,7 @@ export interface RawNavItem {
   hideSubItems: boolean;
   breadcrumbOverride?: string | null;
   link?: RawLink | null;
+  marketingSection?: RawMarketingSection | null;
   items?: RawNavItem[];
 }
 
@@ -97,6 +110,7 @@ export const RawNavItemSchema: v.GenericSchema<unknown, RawNavItem> = v.object({
   hideSubItems: v.boolean(),
   breadcrumbOverride: nstr,
   link: v.nullish(RawLinkSchema),
+  marketingSection: v.nullish(RawMarketingSectionSchema),
   items: v.optional(v.array(v.lazy(() => RawNavItemSchema))),
 });
 
