@@ -5,6 +5,7 @@ import type { LoadContext } from '../platform/context.ts';
 import { notFoundModel, type NotFoundModel } from '../platform/page-model.ts';
 import { isPageAvailable, type ContentPageModel } from './model.ts';
 import { withLocations } from '../locations/load.server.ts';
+import { loadInjection } from '../catalogue/injection.server.ts';
 
 /**
  * The content page at the request's path with its chrome, or the 404 model when the site has no
@@ -12,5 +13,7 @@ import { withLocations } from '../locations/load.server.ts';
  */
 export async function loadContentPage(lc: LoadContext, req: RequestContext): Promise<ContentPageModel | NotFoundModel> {
   const [chrome, page] = await Promise.all([loadChrome(lc, req.site), pageByPath(lc.data, lc.content, req.site, req.page.pagePath)]);
-  return page && isPageAvailable(page, req) ? { kind: 'content-page', ...chrome, page: await withLocations(lc, page) } : notFoundModel(chrome);
+  if (!page || !isPageAvailable(page, req)) return notFoundModel(chrome);
+  const [withEntries, injected] = await Promise.all([withLocations(lc, page), loadInjection(lc, req, page.id, page.injection)]);
+  return { kind: 'content-page', ...chrome, page: withEntries, ...(injected ? { injected } : {}) };
 }

@@ -38,7 +38,7 @@ export function applyPrefill(dialog: HTMLElement): void {
   if (!form || !search || !isFormKind(kind)) return;
   for (const [name, value] of Object.entries(formPrefill(kind, new URLSearchParams(search)))) {
     const field = form.elements.namedItem(name);
-    if (field && 'value' in field) (field as HTMLInputElement).value = value;
+    if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement) field.value = value;
   }
 }
 
