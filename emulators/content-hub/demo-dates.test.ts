@@ -22,15 +22,16 @@ describe('upcoming dates of the demo content', () => {
   });
 
   it('a list of upcoming items is in date order from today; other values are kept', () => {
-    const modules = [{
+    const rich = {
       type: 'richText', title: 'Upcoming events',
       blocks: [{ kind: 'list', items: ['{{next:03-03..03-05}} – A', '{{next:12-08..12-09}} – B', '{{next:06-09..06-11}} – C'] }],
       count: 3,
-    }, { type: 'accordion', items: [{ title: '{{next:07-15@en-US}} – X', text: 't' }, { title: '{{next:12-01@en-US}} – Y', text: 'u' }] }];
-    const out = resolveDemoDates(modules, 'en', NOV_28_2026);
-    expect(out[0]!.blocks[0]!.items).toEqual(['8–9 December 2026 – B', '3–5 March 2027 – A', '9–11 June 2027 – C']);
-    expect(out[0]!.count).toBe(3);
-    expect(out[1]!.items.map((i) => i.title)).toEqual(['December 1, 2026 – Y', 'July 15, 2027 – X']);
+    };
+    const accordion = { type: 'accordion', items: [{ title: '{{next:07-15@en-US}} – X', text: 't' }, { title: '{{next:12-01@en-US}} – Y', text: 'u' }] };
+    const out = resolveDemoDates(rich, 'en', NOV_28_2026);
+    expect(out.blocks[0]!.items).toEqual(['8–9 December 2026 – B', '3–5 March 2027 – A', '9–11 June 2027 – C']);
+    expect(out.count).toBe(3);
+    expect(resolveDemoDates(accordion, 'en', NOV_28_2026).items.map((i) => i.title)).toEqual(['December 1, 2026 – Y', 'July 15, 2027 – X']);
   });
 
   it('upcoming stays upcoming on any later day', () => {
