@@ -14,6 +14,7 @@ import { translation } from './translation.ts';
 import { forms } from './forms.ts';
 import { locations } from './locations.ts';
 import type { AddressInfo } from 'node:net';
+import { resolveDemoDates } from './demo-dates.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const typeDefs = readFileSync(join(here, 'schema.graphql'), 'utf8');
@@ -176,15 +177,20 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
       slug: p.slug,
       path: store.pathOf(p),
       pageType: p.pageType ?? 'Content',
+      type: p.type ?? null,
+      cmsType: 'Page',
+      injection: p.injection ?? null,
+      branch: p.branch ?? null,
       theme: p.theme ?? 'Default',
       countries: p.countries ?? [],
       protection: p.protection ?? 0,
       parents: store.parentsOf(p).map(access),
       languages: Object.keys(p.content),
       contentLanguage: picked.lang,
-      title: picked.value.title,
-      description: picked.value.description ?? null,
-      modules: resolveJson(picked.value.modules ?? [], locales, stage),
+      // Upcoming dates are answered relative to today (demo-dates.ts), so the demo never shows a past event as upcoming.
+      title: resolveDemoDates(picked.value.title, picked.lang),
+      description: resolveDemoDates(picked.value.description ?? null, picked.lang),
+      modules: resolveDemoDates(resolveJson(picked.value.modules ?? [], locales, stage), picked.lang),
       updatedAt: p.updatedAt ?? '2026-01-01T00:00:00.000Z',
       isPublished: inStage(p, 'PUBLISHED'),
     };

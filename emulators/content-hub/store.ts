@@ -10,6 +10,12 @@ export interface RawPage {
   parent: string | null;
   slug: string;
   pageType?: string;
+  /** The kind of catalogue entry `injection` names: 'Product' or 'Service'. */
+  type?: string;
+  /** Slug of the product or service the page shows. */
+  injection?: string;
+  /** The industry the page addresses. */
+  branch?: string;
   theme?: string;
   countries?: string[];
   protection?: number;

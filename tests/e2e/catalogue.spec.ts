@@ -70,6 +70,36 @@ test.describe('product catalogue', () => {
     void consoleErrors;
   });
 
+  test('products are one click from the home page and from the main navigation', async ({ page }) => {
+    await page.goto('/en');
+    await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Products', exact: true })).toHaveAttribute('href', '/en/products');
+    await page.getByRole('main').getByRole('link', { name: 'Kappa 310', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${KAPPA_310}$`));
+  });
+
+  test('a product page offers a quote: the contact form with the product and topic filled in, in the panel and without JavaScript', async ({ page, browser, consoleErrors }) => {
+    await page.goto(KAPPA_310);
+    const quote = page.getByRole('main').getByRole('link', { name: 'Request a quote' });
+    await expect(quote).toHaveAttribute('href', `/en/forms/contact?topic=products&product=Kappa+310&from=${encodeURIComponent(KAPPA_310)}`);
+    await quote.click();
+    const dialog = page.getByRole('dialog', { name: 'Talk to an Expert' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('textbox', { name: 'Product', exact: true })).toHaveValue('Kappa 310');
+    await expect(dialog.getByRole('combobox', { name: 'Topic' })).toHaveValue('products');
+    await expect(page).toHaveURL(new RegExp(`${KAPPA_310}$`));
+    expect(consoleErrors).toEqual([]);
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(ALPHA_550);
+    await plain.getByRole('main').getByRole('link', { name: 'Request a quote' }).click();
+    await expect(plain).toHaveURL(/\/en\/forms\/contact\?/);
+    await expect(plain.getByRole('textbox', { name: 'Product', exact: true })).toHaveValue('Alpha 550');
+    await expect(plain.getByRole('combobox', { name: 'Topic' })).toHaveValue('products');
+    await expect(plain.getByRole('link', { name: 'Back to the previous page' })).toHaveAttribute('href', ALPHA_550);
+    await context.close();
+  });
+
   test('classification pages list children and products; services have their own catalogue', async ({ page }) => {
     await page.goto('/en/products/wire-processing');
     await expect(page.getByRole('heading', { level: 1, name: 'Wire processing' })).toBeVisible();

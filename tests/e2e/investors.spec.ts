@@ -27,7 +27,13 @@ test.describe('investor relations page', () => {
     for (const name of SECTIONS) await expect(main.getByRole('region', { name, exact: true })).toBeVisible();
 
     const calendar = main.getByRole('region', { name: 'Financial calendar', exact: true }).getByRole('listitem');
-    await expect(calendar).toHaveCount(3);
+    // The spec's three dates are the past of the demo; the last three are ahead of the day of the
+    // run (the content hub emulator dates them from today: emulators/content-hub/demo-dates.ts).
+    await expect(calendar).toHaveCount(8);
+    const dates = await calendar.locator('time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime') ?? ''));
+    expect(dates).toEqual([...dates].sort());
+    const today = new Date().toISOString().slice(0, 10);
+    expect(dates.slice(-3).filter((d) => d > today)).toHaveLength(3);
     for (const [i, e] of EVENTS.entries()) {
       const item = calendar.nth(i);
       await expect(item.getByRole('heading', { level: 3 })).toHaveText(e.en.title);
@@ -39,8 +45,9 @@ test.describe('investor relations page', () => {
 
     // Annual figures: five years side by side.
     const figures = main.getByRole('table', { name: 'Annual figures' });
-    await expect(figures.getByRole('columnheader')).toHaveText(['Key figure', '2018', '2019', '2020', '2021', '2022']);
-    await expect(figures.getByRole('row', { name: /^Net sales/ }).getByRole('cell')).toHaveText(['493.3', '468.6', '310.6', '423.5', '598.4']);
+    // The five financial years up to the one the media releases last reported (2025).
+    await expect(figures.getByRole('columnheader')).toHaveText(['Key figure', '2021', '2022', '2023', '2024', '2025']);
+    await expect(figures.getByRole('row', { name: /^Net sales/ }).getByRole('cell')).toHaveText(['423.5', '598.4', '714.3', '697.9', '742.6']);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -49,14 +56,14 @@ test.describe('investor relations page', () => {
     const main = page.getByRole('main');
     const keyData = main.getByRole('table', { name: 'Aktienkennzahlen' });
     await expect(keyData.getByRole('row', { name: /^Ausgegebene Namenaktien/ }).getByRole('cell')).toHaveText('5’134’862');
-    await expect(keyData.getByRole('row', { name: /^Börsenkapitalisierung/ }).getByRole('cell')).toHaveText('1’263.2');
-    await expect(keyData.getByRole('row', { name: /^Schlusskurs/ }).getByRole('cell')).toHaveText(/^CHF\s246\.00$/);
+    await expect(keyData.getByRole('row', { name: /^Börsenkapitalisierung/ }).getByRole('cell')).toHaveText('826.7');
+    await expect(keyData.getByRole('row', { name: /^Schlusskurs/ }).getByRole('cell')).toHaveText(/^CHF\s161\.00$/);
     const figures = main.getByRole('table', { name: 'Mehrjahresübersicht' });
-    await expect(figures.getByRole('row', { name: /^Mitarbeitende/ }).getByRole('cell')).toHaveText(['2’254', '2’129', '1’989', '2’315', '3’368']);
-    await expect(figures.getByRole('row', { name: /^EBIT-Marge/ }).getByRole('cell').first()).toHaveText('11.9%');
+    await expect(figures.getByRole('row', { name: /^Mitarbeitende/ }).getByRole('cell')).toHaveText(['2’315', '3’368', '3’420', '3’350', '3’400']);
+    await expect(figures.getByRole('row', { name: /^EBIT-Marge/ }).getByRole('cell').first()).toHaveText('9.9%');
     await expect(main.getByRole('table', { name: 'Aktienverteilung' }).getByRole('rowheader').nth(2)).toHaveText('1’001–10’000');
     for (const e of EVENTS) await expect(main.locator(`time[datetime="${e.iso}"]`)).toHaveText(e.de.date);
-    await expect(main.getByText('Stand 31. Dezember 2022').first()).toBeVisible();
+    await expect(main.getByText('Stand 31. Dezember 2025').first()).toBeVisible();
   });
 
   test('without JavaScript the charts are SVG images with names, descriptions and table alternatives', async ({ browser }) => {
@@ -67,11 +74,11 @@ test.describe('investor relations page', () => {
 
     const price = main.getByRole('img', { name: 'Share price', exact: true });
     await expect(price).toBeVisible();
-    await expect(price).toHaveAccessibleDescription(/^Line chart of the monthly closing price from Jan 2021 to Dec 2022: CHF\s215\.00 at the start, CHF\s246\.00 at the end, lowest CHF\s215\.00 \(Jan 2021\), highest CHF\s292\.00 \(Dec 2021\)\.$/);
+    await expect(price).toHaveAccessibleDescription(/^Line chart of the monthly closing price from Jan 2024 to Dec 2025: CHF\s198\.00 at the start, CHF\s161\.00 at the end, lowest CHF\s112\.50 \(Apr 2025\), highest CHF\s198\.00 \(Jan 2024\)\.$/);
     expect(await price.evaluate((svg) => svg.tagName.toLowerCase())).toBe('svg');
     // Two lines told apart by dash and marker, not only colour; the legend names them in text.
     const total = main.getByRole('img', { name: 'Total return', exact: true });
-    await expect(total).toHaveAccessibleDescription(/Komax registered share: from 100\.0 to 118\.6.*Swiss Performance Index \(SPI\): from 100\.0 to 100\.8/);
+    await expect(total).toHaveAccessibleDescription(/Komax registered share: from 100\.0 to 82\.8.*Swiss Performance Index \(SPI\): from 100\.0 to 118\.2/);
     const dashes = await total.locator('.ir-chart__line').evaluateAll((paths) => paths.map((p) => p.getAttribute('stroke-dasharray')));
     expect(dashes).toEqual([null, '10 6']);
     await expect(main.getByRole('list', { name: 'Legend' }).nth(1).getByRole('listitem')).toHaveText(['Komax registered share', 'Swiss Performance Index (SPI)']);
@@ -81,8 +88,8 @@ test.describe('investor relations page', () => {
     await priceSection.getByText('Show the figures as a table').click();
     const priceTable = priceSection.getByRole('table', { name: 'Share price' });
     await expect(priceTable.getByRole('row')).toHaveCount(25);
-    await expect(priceTable.getByRole('row').nth(1)).toHaveText(/Jan 2021\s*CHF\s215\.00/);
-    await expect(priceTable.getByRole('row').last()).toHaveText(/Dec 2022\s*CHF\s246\.00/);
+    await expect(priceTable.getByRole('row').nth(1)).toHaveText(/Jan 2024\s*CHF\s198\.00/);
+    await expect(priceTable.getByRole('row').last()).toHaveText(/Dec 2025\s*CHF\s161\.00/);
     const totalSection = main.getByRole('region', { name: 'Total return', exact: true });
     await totalSection.getByText('Show the figures as a table').click();
     const totalTable = totalSection.getByRole('table', { name: 'Total return' });
@@ -131,8 +138,8 @@ test.describe('investor relations page', () => {
   test('the annual report is a download card with its 128×180 thumbnail in webp and png', async ({ page, request }) => {
     await page.goto('/en/investors');
     const card = page.getByRole('region', { name: 'Annual report', exact: true });
-    await expect(card.getByRole('heading', { level: 3, name: 'Annual report 2022' })).toBeVisible();
-    await expect(card.getByText('PDF, 14.3 MB · EN')).toBeVisible();
+    await expect(card.getByRole('heading', { level: 3, name: 'Annual report 2025' })).toBeVisible();
+    await expect(card.getByText('PDF, 12.9 MB · EN')).toBeVisible();
     const source = card.locator('picture source[type="image/webp"]');
     const img = card.locator('picture img');
     await expect(img).toHaveAttribute('width', '128');
@@ -143,9 +150,9 @@ test.describe('investor relations page', () => {
     expect([png.searchParams.get('w'), png.searchParams.get('h'), png.searchParams.get('f')]).toEqual(['128', '180', 'png']);
     expect((await request.get(png.pathname + png.search)).headers()['content-type']).toBe('image/png');
     expect((await request.get(webp.pathname + webp.search)).headers()['content-type']).toBe('image/webp');
-    const link = card.getByRole('link', { name: /Download — Download annual-report-2022\.pdf/ });
-    await expect(link).toHaveAttribute('href', '/file/annual-report-2022');
-    const file = await request.get('/file/annual-report-2022');
+    const link = card.getByRole('link', { name: /Download — Download annual-report-2025\.pdf/ });
+    await expect(link).toHaveAttribute('href', '/file/annual-report-2025');
+    const file = await request.get('/file/annual-report-2025');
     expect([file.status(), file.headers()['content-type']]).toEqual([200, 'application/pdf']);
   });
 

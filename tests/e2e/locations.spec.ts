@@ -168,7 +168,7 @@ test.describe('contacts and locations', () => {
     await expect(card).toContainText('42329 Wuppertal');
   });
 
-  test('passes axe, and has no horizontal overflow at 390 px', async ({ page }) => {
+  test('passes axe, and has no horizontal overflow at 390 px, where the filters come first and the cards are collapsed', async ({ page }) => {
     await page.goto('/en/locations');
     await expectNoAxeViolations(page);
     await page.goto('/de-ch/locations?type=service');
@@ -180,6 +180,22 @@ test.describe('contacts and locations', () => {
       await expect(map(page)).toBeVisible();
     }
     await expectNoAxeViolations(page);
+
+    // On a phone the filters come first, then the cards, collapsed to name, type and address.
+    await page.goto('/en/locations?country=DE&type=service&q=wuppertal');
+    const card = cards(page).first();
+    const [filters, cardBox, mapBox] = [await directoryRegion(page).getByRole('search').boundingBox(), await card.boundingBox(), await map(page).boundingBox()];
+    expect(filters!.y + filters!.height).toBeLessThanOrEqual(cardBox!.y);
+    expect(cardBox!.y).toBeLessThan(mapBox!.y);
+    const phone = card.getByRole('link', { name: '+49 202 69 87 10' });
+    await expect(phone).toBeHidden();
+    await card.getByText('Contact details').click();
+    await expect(phone).toBeVisible();
+    await expectNoAxeViolations(page);
+    // From 720 px on the cards are open, with no toggle.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await expect(card.getByText('Contact details')).toBeHidden();
+    await expect(cards(page).first().getByRole('link', { name: 'sabine.kruger@komax.example' })).toBeVisible();
   });
 
   test('the locations are found by the site search', async ({ page }) => {

@@ -25,7 +25,7 @@ const system: SystemData = {
 const page = (path: string, countries: string[]): Page => ({
   id: `page${path || '-home'}`, siteId: site.id, mainSiteOnly: false, slug: path.split('/').at(-1) || 'home', path, pageType: 'Content', theme: 'Default', countries,
   protection: 0, protectedBy: [], access: { protection: 0, parents: [] } as unknown as Page['access'], languages: ['en'], contentLanguage: 'en', title: 'T', description: null,
-  modules: [], updatedAt: '2026-01-01T00:00:00Z', isPublished: true,
+  modules: [], updatedAt: '2026-01-01T00:00:00Z', isPublished: true, injection: null, cmsType: 'Page', branch: null,
 });
 
 /** The loader over a content hub that holds exactly `pages` (by path) and no navigation. */

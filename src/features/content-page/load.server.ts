@@ -7,6 +7,7 @@ import type { LoadContext } from '../platform/context.ts';
 import { notFoundModel, type NotFoundModel } from '../platform/page-model.ts';
 import { isPageAvailable, type ContentPageModel } from './model.ts';
 import { withLocations } from '../locations/load.server.ts';
+import { loadInjection } from '../catalogue/injection.server.ts';
 
 const log = getLogger('content-page');
 
@@ -18,7 +19,10 @@ const log = getLogger('content-page');
  */
 export async function loadContentPage(lc: LoadContext, req: RequestContext): Promise<ContentPageModel | NotFoundModel> {
   const [chrome, page] = await Promise.all([loadChrome(lc, req.site), pageByPath(lc.data, lc.content, req.site, req.page.pagePath)]);
-  if (page && isPageAvailable(page, req)) return { kind: 'content-page', ...chrome, page: await withLocations(lc, page) };
+  if (page && isPageAvailable(page, req)) {
+    const [withEntries, injected] = await Promise.all([withLocations(lc, page), loadInjection(lc, req, page.id, page.injection)]);
+    return { kind: 'content-page', ...chrome, page: withEntries, ...(injected ? { injected } : {}) };
+  }
   if (req.page.pagePath === '') throw new ConfigurationError(invalidHomePageMessage(req.site, req.country.countryCode));
   // A visitor's mistyped address is no operator problem: info, not a warning.
   log.info(noNavigationItemMessage(req.page.slug));

@@ -2,11 +2,14 @@ import type { Page } from '../../lib/content/index.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { isOfferedIn } from '../../site/countries.ts';
 import type { ChromeModel } from '../platform/page-model.ts';
+import type { InjectedEntry } from '../catalogue/injection.ts';
 
 /** A content page of the content hub with its chrome: all the page renders (and its `_payload.json`). */
 export interface ContentPageModel extends ChromeModel {
   kind: 'content-page';
   page: Page;
+  /** The product or service the page names (`page.injection`), when the catalogue has it for this country. */
+  injected?: InjectedEntry | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ContentModule, Page } from '../../lib/content/index.ts';
 import type { SearchText } from '../platform/page-model.ts';
 import { investorModuleText } from '../investors/search-text.ts';
+import type { InjectedEntry } from '../catalogue/injection.ts';
 
 /** The readable text of content modules, for the search index. */
 export function modulesText(modules: ContentModule[]): string {
@@ -26,6 +27,8 @@ export function modulesText(modules: ContentModule[]): string {
   return parts.filter(Boolean).join('\n');
 }
 
-export function pageSearchText(page: Page): SearchText {
-  return { title: page.title, description: page.description ?? '', body: modulesText(page.modules) };
+/** A page's search text; the product or service it shows is part of it. */
+export function pageSearchText(page: Page, injected?: Pick<InjectedEntry, 'name' | 'shortDescription'> | null): SearchText {
+  const entry = injected ? [injected.name, injected.shortDescription ?? ''].filter(Boolean).join('\n') : '';
+  return { title: page.title, description: page.description ?? '', body: [modulesText(page.modules), entry].filter(Boolean).join('\n') };
 }

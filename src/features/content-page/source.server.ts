@@ -22,7 +22,7 @@ export const contentPageSource: RouteSource = {
       const { model, recordHashes } = await ctx.build(page.path, loadContentPage);
       if (model.kind !== 'content-page') continue;
       routes.push({
-        pagePath: page.path, model, recordHashes, languages: page.languages, updatedAt: page.updatedAt, keys: [page.id, page.slug], search: pageSearchText(model.page),
+        pagePath: page.path, model, recordHashes, languages: page.languages, updatedAt: page.updatedAt, keys: [page.id, page.slug], search: pageSearchText(model.page, model.injected),
       });
     }
     return routes;

@@ -186,6 +186,8 @@ export const FORMS: Record<FormKind, FormDef> = {
             { value: 'other', label: 'forms.topic.other' },
           ],
         },
+        // Optional: filled in when the visitor comes from a product or service page ("Request a quote", prefill.ts).
+        { name: 'product', type: 'text', label: 'forms.product', max: 200 },
         { name: 'message', type: 'textarea', label: 'forms.message', required: 'forms.messageRequired', max: 4000 },
         consent,
       ],

@@ -55,6 +55,13 @@ describe('the form page (posts without JavaScript)', () => {
     expect(page).toMatchObject({ status: 400, returnTo: null, state: { values: { email: 'nope' }, errors: { email: 'Please provide a valid email address', consent: 'Please select the checkbox to continue' } } });
   });
 
+  it('shows the form with the values a product page\'s quote link names, and nothing else from the query', async () => {
+    const url = new URL('http://localhost/en/forms/contact?topic=products&product=Kappa%20310&email=x%40example.com&from=%2Fen%2Fproducts%2Fkappa-310');
+    const page = await loadFormPage(locals(), { params: { kind: 'contact' }, request: new Request(url), url });
+    expect(page).toMatchObject({ kind: 'form', status: 200, returnTo: '/en/products/kappa-310', state: { values: { topic: 'products', product: 'Kappa 310' } } });
+    expect(page.kind === 'form' && page.state.values).toEqual({ topic: 'products', product: 'Kappa 310' });
+  });
+
   it('answers a filled honeypot like a success', async () => {
     const page = await loadFormPage(locals(), post('contact', { website: 'spam' }, '192.0.2.3'));
     expect(page).toMatchObject({ status: 200, state: { status: { kind: 'sent' } } });

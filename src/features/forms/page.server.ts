@@ -3,6 +3,7 @@ import { getLogger } from '../../lib/log/index.ts';
 import { loadChrome, loadNotFound } from '../platform/chrome.server.ts';
 import { pageContext } from '../platform/context.ts';
 import { isFormKind } from './definitions.ts';
+import { formPrefill } from './prefill.ts';
 import { processSubmission, readFormBody } from './submit.server.ts';
 import type { FormPageModel } from './model.ts';
 
@@ -29,7 +30,8 @@ export async function loadFormPage(locals: App.Locals, context: { params: Record
   const fileParam = context.url.searchParams.get('file');
   const file = fileParam && SLUG.test(fileParam) ? fileParam : null;
   if (context.request.method !== 'POST') {
-    return { kind: 'form', form: kind, chrome, status: 200, headers, state: {}, file, returnTo: safeReturn(context.url.searchParams.get('from')) };
+    // A link from a product page names the product and topic (prefill.ts): the form starts with them.
+    return { kind: 'form', form: kind, chrome, status: 200, headers, state: { values: formPrefill(kind, context.url.searchParams) }, file, returnTo: safeReturn(context.url.searchParams.get('from')) };
   }
   const { t } = ctx;
   const body = await readFormBody(context.request);

@@ -1,6 +1,8 @@
 import { CONTACT_PANEL_OPEN_EVENT } from '../platform/actions.ts';
 import { browserLogger } from '../platform/log.ts';
 import { enhanceOnInteraction } from './lazy.ts';
+import { isFormKind } from './definitions.ts';
+import { formPrefill } from './prefill.ts';
 
 const log = browserLogger('contact-panel');
 
@@ -22,6 +24,21 @@ export function renameFormIds(root: Element): void {
     }
     const href = el.getAttribute('href');
     if (href?.startsWith(`#${PAGE_PREFIX}`)) el.setAttribute('href', `#${rename(href.slice(1))}`);
+  }
+}
+
+/**
+ * Fills in the values the panel's opener named (a product page's "Request a quote" link leaves its
+ * query on the panel as `data-prefill`, platform/actions.ts), checked like the form page does.
+ */
+export function applyPrefill(dialog: HTMLElement): void {
+  const form = dialog.querySelector<HTMLFormElement>('form[data-form]');
+  const kind = form?.dataset.form ?? '';
+  const search = dialog.dataset.prefill;
+  if (!form || !search || !isFormKind(kind)) return;
+  for (const [name, value] of Object.entries(formPrefill(kind, new URLSearchParams(search)))) {
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement) field.value = value;
   }
 }
 
@@ -50,6 +67,7 @@ export function initContactPanel(doc: Document = document): void {
       if (!root) throw new Error('form page without a form');
       renameFormIds(root);
       slot.replaceChildren(doc.importNode(root, true));
+      applyPrefill(dialog);
       enhanceOnInteraction(slot);
     } catch (err) {
       log.warn(`the contact form could not be loaded: ${(err as Error).message}`);
@@ -62,8 +80,12 @@ export function initContactPanel(doc: Document = document): void {
       slot.removeAttribute('aria-busy');
     }
   };
-  const start = () => void (loading ??= load());
-  // Opened again after a failed load: try again.
-  doc.addEventListener(CONTACT_PANEL_OPEN_EVENT, start);
+  let loaded = false;
+  const start = () => void (loading ??= load().then(() => { loaded = slot.querySelector('form') !== null; }));
+  // Opened again after a failed load: try again; after a successful one: fill in what this opener names.
+  doc.addEventListener(CONTACT_PANEL_OPEN_EVENT, () => {
+    if (loaded) applyPrefill(dialog);
+    else start();
+  });
   start();
 }

@@ -13,7 +13,19 @@ export function initLocationsDirectory(doc: Document = document): void {
   for (const root of doc.querySelectorAll<HTMLElement>('[data-locations-directory]')) setUp(root);
 }
 
+/** From this width on every card shows its facts (locations.css); below it, each is a toggle. */
+const OPEN_CARDS = '(min-width: 720px)';
+
+/** Opens the cards' facts on wide screens (so assistive technology hears them open, as they show). */
+function openCardsWhenWide(root: HTMLElement): void {
+  const wide = matchMedia(OPEN_CARDS);
+  const sync = () => { if (wide.matches) for (const d of root.querySelectorAll<HTMLDetailsElement>('details.location__more')) d.open = true; };
+  sync();
+  wide.addEventListener('change', sync);
+}
+
 function setUp(root: HTMLElement): void {
+  openCardsWhenWide(root);
   const form = root.querySelector<HTMLFormElement>('form[data-locations-filter]');
   const status = root.querySelector<HTMLElement>('[data-locations-status]');
   const empty = root.querySelector<HTMLElement>('[data-locations-empty]');

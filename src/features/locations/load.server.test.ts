@@ -22,7 +22,7 @@ function context(read: KeyPart[][]): LoadContext {
 }
 
 const page = (modules: Page['modules']): Page => ({
-  id: 'p', siteId: 'site-main', mainSiteOnly: false, slug: 'locations', path: '/locations', pageType: 'Content', theme: 'Default', countries: [],
+  id: 'p', siteId: 'site-main', mainSiteOnly: false, slug: 'locations', path: '/locations', pageType: 'Content', injection: null, cmsType: 'Page', branch: null, theme: 'Default', countries: [],
   protection: 0, protectedBy: [], access: { id: 'p', protection: 0, isPublished: true, parents: [] }, languages: ['en'], contentLanguage: 'en', title: 'Locations', description: null, modules, updatedAt: '', isPublished: true,
 });
 

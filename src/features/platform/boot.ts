@@ -37,6 +37,8 @@ export function boot(): void {
     page_locale: locale ?? null,
     page_site: body.dataset.site ?? null,
     page_type: body.dataset.pageType ?? null,
+    page_branch: body.dataset.pageBranch ?? null,
+    page_cms_type: body.dataset.cmsType ?? null,
   });
 
   if (!testing && body.dataset.technical !== 'true') loadThirdPartyScripts(body.dataset);

@@ -12,7 +12,7 @@ import type { Page, SystemRedirect } from './types.ts';
 import { fileAccess, type Grants } from './access.ts';
 
 export type { ContentConfig, ContentContext, Stage } from './client.ts';
-export type { ContentModule, Page, SystemRedirect } from './types.ts';
+export type { ContentModule, Page, PageInjection, SystemRedirect } from './types.ts';
 export type { InvestorModule, InvestorModuleOf } from './types.ts';
 export type { NavigationOptions } from './map.ts';
 export { ContentError };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { mapFooter, mapHeader, mapNavItems, mapPage, mapSystemData, technicalName } from './map.ts';
+import { mapFooter, mapHeader, mapNavItems, mapPage, mapSystemData, pageInjection, technicalName } from './map.ts';
 import { RawFooterSchema, RawHeaderSchema, RawPageSchema, RawSystemDataSchema } from './schema.ts';
 
 const rawSite = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -230,6 +230,25 @@ describe('mapPage', () => {
   it('defaults pageType to Content and theme to Default, and maps site to siteId', () => {
     const page = mapPage(rawPage([], { site: 'site-main' }));
     expect(page).toMatchObject({ pageType: 'Content', theme: 'Default', siteId: 'site-main', description: null });
+  });
+
+  it('reads the page fields injection (with type), cmsType and branch', () => {
+    expect(mapPage(rawPage([], { injection: 'alpha-550', type: 'Product', cmsType: 'Page', branch: 'automotive' }))).toMatchObject({
+      injection: { kind: 'product', slug: 'alpha-550' }, cmsType: 'Page', branch: 'automotive',
+    });
+    expect(mapPage(rawPage([], { injection: 'repair-service', type: 'service' })).injection).toEqual({ kind: 'service', slug: 'repair-service' });
+    // Older content without the fields: a page of modules only.
+    expect(mapPage(rawPage([]))).toMatchObject({ injection: null, cmsType: 'Page', branch: null });
+  });
+
+  it('takes no injection the catalogue could not have: a malformed slug or an unknown type', () => {
+    expect(pageInjection('alpha-550', null)).toEqual({ kind: 'product', slug: 'alpha-550' });
+    expect(pageInjection(' alpha-550 ', '')).toEqual({ kind: 'product', slug: 'alpha-550' });
+    expect(pageInjection('../secret', 'Product')).toBeNull();
+    expect(pageInjection('Alpha 550', 'Product')).toBeNull();
+    expect(pageInjection('alpha-550', 'Story')).toBeNull();
+    expect(pageInjection('', 'Service')).toBeNull();
+    expect(pageInjection(null, 'Service')).toBeNull();
   });
 
   it('gives a child of a protected page its parent\'s protection and names the protecting pages', () => {

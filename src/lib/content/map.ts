@@ -3,7 +3,7 @@ import type { FooterNavigation, HeaderNavigation, MarketingSection, NavItem } fr
 import { DEFAULT_MARKETING_BACKGROUND } from '../../site/navigation.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import { ModuleSchema, type RawMarketingSection, type RawModule, type RawNavItem, type RawPage, type RawSystemDataSchema, type RawHeaderSchema, type RawFooterSchema } from './schema.ts';
-import type { ContentModule, Page } from './types.ts';
+import type { ContentModule, Page, PageInjection } from './types.ts';
 import { effectiveProtection, protectingPages } from './access.ts';
 
 type RawSystem = v.InferOutput<typeof RawSystemDataSchema>['systemData'];
@@ -124,6 +124,23 @@ export function mapFooter(raw: NonNullable<v.InferOutput<typeof RawFooterSchema>
   };
 }
 
+/** Catalogue slugs as the catalogue writes them (lowercase words joined by dashes, dots or underscores). */
+const INJECTION_SLUG = /^[a-z0-9][a-z0-9._-]{0,149}$/;
+
+/**
+ * The catalogue entry a page shows (spec §3 `injection`, a product or service slug, and `type`
+ * saying which of the two; a page without a type names a product). A slug the catalogue could not
+ * have, or a type that is neither, is no injection: the page shows its modules only.
+ * @example pageInjection('alpha-550', null) // { kind: 'product', slug: 'alpha-550' }
+ * @example pageInjection('repair-service', 'Service') // { kind: 'service', slug: 'repair-service' }
+ */
+export function pageInjection(slug: string | null | undefined, type: string | null | undefined): PageInjection | null {
+  const s = slug?.trim();
+  if (!s || !INJECTION_SLUG.test(s)) return null;
+  const t = type?.trim().toLowerCase() || 'product';
+  return t === 'product' || t === 'service' ? { kind: t, slug: s } : null;
+}
+
 /**
  * A page with its modules validated one by one: a module that does not match its schema is
  * dropped and reported through `onInvalid`, so one broken module never takes a page down.
@@ -142,6 +159,9 @@ export function mapPage(raw: RawPage, onInvalid: (message: string) => void = () 
     slug: raw.slug,
     path: raw.path,
     pageType: raw.pageType || 'Content',
+    injection: pageInjection(raw.injection, raw.type),
+    cmsType: raw.cmsType || 'Page',
+    branch: raw.branch?.trim() || null,
     theme: raw.theme || 'Default',
     countries: raw.countries,
     protection: effectiveProtection(raw),

@@ -29,7 +29,7 @@ const NAV_ITEM = /* GraphQL */ `
 
 const PAGE = /* GraphQL */ `
   fragment PageFields on Page {
-    id site mainSiteOnly slug path pageType theme countries protection languages
+    id site mainSiteOnly slug path pageType type cmsType injection branch theme countries protection languages
     parents { id protection isPublished }
     contentLanguage title description modules updatedAt isPublished
   }

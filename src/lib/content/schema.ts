@@ -183,6 +183,12 @@ export const RawPageSchema = v.object({
   slug: str,
   path: str,
   pageType: str,
+  /** The kind of catalogue entry `injection` names (Product or Service); absent in older content. */
+  type: v.nullish(str),
+  cmsType: v.nullish(str),
+  /** A product or service slug the page shows. */
+  injection: v.nullish(str),
+  branch: v.nullish(str),
   theme: str,
   countries: v.array(str),
   protection: v.picklist([0, 1, 2]),

@@ -20,6 +20,15 @@ export interface Page {
   /** Site-relative path, '' for a home page. */
   path: string;
   pageType: string;
+  /**
+   * What the page shows besides its modules (spec §3 `type` and `injection`): a product or a service
+   * of the catalogue, by slug. Null for a page of modules only.
+   */
+  injection: PageInjection | null;
+  /** The content model the entry is stored as (spec §3 `cmsType`): 'Page' for content pages. */
+  cmsType: string;
+  /** The industry the page addresses (spec §3 `branch`), e.g. 'automotive'; null for all. */
+  branch: string | null;
   theme: string;
   countries: string[];
   /**
@@ -39,6 +48,12 @@ export interface Page {
   modules: ContentModule[];
   updatedAt: string;
   isPublished: boolean;
+}
+
+/** A catalogue entry a content page shows. */
+export interface PageInjection {
+  kind: 'product' | 'service';
+  slug: string;
 }
 
 export interface SystemRedirect {
