@@ -140,8 +140,9 @@ test.describe('technical data', () => {
     const imperial = await raw(url, { headers: { ...operator, cookie: 'measurement=Imperial' } });
     const metric = await raw(url, { headers: { ...operator, cookie: 'measurement=Metric' } });
     expect(imperial.status).toBe(200);
-    expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">lb<\/span>/);
-    expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">kg<\/span>/);
+    // The reading in the page's number format, bound to its unit by a no-break space.
+    expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">lb<\/span>/);
+    expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">kg<\/span>/);
     // Both systems are in the HTML (the other one hidden by CSS): the saved one is the checked radio.
     expect(imperial.text).toMatch(/<input type="radio" name="[\w-]+" value="Imperial" checked>/);
     expect(metric.text).toMatch(/<input type="radio" name="[\w-]+" value="Metric" checked>/);
@@ -193,7 +194,7 @@ test.describe('comparison', () => {
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('\uFEFFSpecification,Kappa 310,Kappa 320');
     expect(csv).toContain('Variant,Kappa 310 (0.5–6 mm²),');
-    expect(csv).toContain('Wire cross-section,0.5 – 6 mm²,');
+    expect(csv).toContain('Wire cross-section,0.5 – 6\u00a0mm²,');
 
     // The link opens the same comparison in a browser that has never seen the basket.
     const fresh = await browser.newContext();

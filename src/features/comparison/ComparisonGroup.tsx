@@ -30,6 +30,8 @@ interface Props {
   hideIdentical: boolean;
   onHideIdentical: (hide: boolean) => void;
   prefix: string;
+  /** The Intl locale of the page's numbers (de-CH for German). */
+  numberLocale: string;
   messages: ComparisonGroupMessages;
 }
 
@@ -45,11 +47,11 @@ function download(name: string, text: string): void {
 }
 
 /** One classification of the comparison: a table of its products, specification by specification. */
-export function ComparisonGroup({ group, details, system, hideIdentical, onHideIdentical, prefix, messages: m }: Props) {
+export function ComparisonGroup({ group, details, system, hideIdentical, onHideIdentical, prefix, numberLocale, messages: m }: Props) {
   const columns: ComparisonColumn[] = group.products.map((p) => ({ key: p.key, slug: p.slug, selectedVariantId: p.variantId, detail: details[p.slug] }));
   const loaded = columns.filter((c): c is ComparisonColumn & { detail: ComparisonApiProduct } => !!c.detail);
   const title = loaded[0]?.detail.classification.name ?? group.slug;
-  const allRows: ComparisonRow[] = comparisonRows(loaded.map((c) => ({ specifications: c.detail.specifications, variants: c.detail.variants, selectedVariantId: c.selectedVariantId })), system);
+  const allRows: ComparisonRow[] = comparisonRows(loaded.map((c) => ({ specifications: c.detail.specifications, variants: c.detail.variants, selectedVariantId: c.selectedVariantId })), system, numberLocale);
   const canHide = columns.length > 1;
   const rows = visibleRows(allRows, canHide && hideIdentical);
   const loading = columns.some((c) => c.detail === undefined);
