@@ -143,6 +143,10 @@ test.describe('technical data', () => {
     // The reading in the page's number format, bound to its unit by a no-break space.
     expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">lb<\/span>/);
     expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">kg<\/span>/);
+    // The brand's image (spec §9: height 96, quality 100) above the product's name.
+    const logo = /<img[^>]*class="brand-image product-hero__brand"[^>]*>/.exec(metric.text)?.[0] ?? '';
+    expect(logo).toMatch(/src="\/_image\?[^"]*[?&;]h=96&/);
+    expect(logo).toMatch(/src="\/_image\?[^"]*[?&;]q=100[&"]/);
     // Both systems are in the HTML (the other one hidden by CSS): the saved one is the checked radio.
     expect(imperial.text).toMatch(/<input type="radio" name="[\w-]+" value="Imperial" checked>/);
     expect(metric.text).toMatch(/<input type="radio" name="[\w-]+" value="Metric" checked>/);

@@ -103,6 +103,8 @@ export function ComparisonGroup({ group, details, system, hideIdentical, onHideI
                   ) : (
                     <div className="comparison-product__card">
                       <img src={c.detail.imageUrl} alt="" width={IMAGE_PRESETS.ProductCard.width} height={IMAGE_PRESETS.ProductCard.height} loading="lazy" />
+                      {/* The logo is decoration: the brand's name follows it. Box 288×96 shown at half (Brand preset). */}
+                      {c.detail.brandImageUrl && <img className="comparison-product__logo" src={c.detail.brandImageUrl} alt="" width={IMAGE_PRESETS.Brand.width} height={IMAGE_PRESETS.Brand.height} loading="lazy" />}
                       <span className="comparison-product__brand">{c.detail.brand}</span>
                       <a className="comparison-product__name" href={`${prefix}${c.detail.route}`}>{c.detail.name}</a>
                       {c.detail.variants.length > 0 && (
