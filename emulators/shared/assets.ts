@@ -50,10 +50,10 @@ export function svgLogo(name: string, width = 288, height = 96): string {
   const b = seed(name);
   const [dark, mid, accent] = PALETTES[b[0]! % PALETTES.length]!;
   const word = name.replace(/^brand-/, '').replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
-  const size = Math.min(44, Math.floor(((width - 110) / Math.max(word.length, 1)) * 1.6));
+  const size = Math.min(44, Math.floor(((width - 90) / Math.max(word.length, 1)) * 1.6));
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(word)}">
-<g transform="translate(14 18)"><rect width="60" height="60" rx="14" fill="${dark}"/><path d="M14 44 L30 16 L46 44 Z" fill="${accent}"/><circle cx="30" cy="36" r="6" fill="${mid}"/></g>
-<text x="88" y="${height / 2 + size * 0.35}" font-family="DejaVu Sans, Arial, sans-serif" font-weight="700" font-size="${size}" fill="${dark}" letter-spacing="0.5">${esc(word)}</text></svg>`;
+<g transform="translate(0 18)"><rect width="60" height="60" rx="14" fill="${dark}"/><path d="M14 44 L30 16 L46 44 Z" fill="${accent}"/><circle cx="30" cy="36" r="6" fill="${mid}"/></g>
+<text x="74" y="${height / 2 + size * 0.35}" font-family="DejaVu Sans, Arial, sans-serif" font-weight="700" font-size="${size}" fill="${dark}" letter-spacing="0.5">${esc(word)}</text></svg>`;
 }
 
 /** A one-page PDF whose text is the document's slug. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, expectNoAxeViolations, raw, PORT, REVALIDATE_SECRET } from './fixtures/index.ts';
+import { formatReading } from '../../src/i18n/format.ts';
 
 /** The catalogue emulator of this run (playwright.config.ts: CATALOGUE_PORT = E2E_PORT - 201). */
 const CATALOGUE = `http://127.0.0.1:${PORT - 201}/graphql`;
@@ -28,7 +29,7 @@ async function specsOf(slug: string): Promise<RawSpec[]> {
   return ((await res.json()) as { data: { product: { specifications: RawSpec[] } } }).data.product.specifications;
 }
 
-/** What the technical data table must show in a system: that system's reading (or the plain value), duplicates dropped. */
+/** What the technical data table must show in a system: that system's reading (or the plain value) in the English number format, duplicates dropped. */
 function expectedRows(specs: RawSpec[], system: 'dim_metric' | 'dim_imperial'): { name: string; text: string }[] {
   const seen = new Set<string>();
   const out: { name: string; text: string }[] = [];
@@ -38,7 +39,7 @@ function expectedRows(specs: RawSpec[], system: 'dim_metric' | 'dim_imperial'): 
     const key = `${s.name}|${reading.unit}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ name: s.name, text: `${reading.value} ${reading.unit}`.trim() });
+    out.push({ name: s.name, text: `${formatReading(reading.value, 'en')} ${reading.unit}`.trim() });
   }
   return out;
 }
