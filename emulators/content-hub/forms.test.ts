@@ -70,7 +70,18 @@ describe('checkSubmission', () => {
   });
   it('requires the return address only when a separate one is asked for', () => {
     expect(Object.keys(checkSubmission('serviceRequest', 'en', fieldsOf({ ...service, separateReturnAddress: 'true' }))).sort())
-      .toEqual(['returnAddress', 'returnCity', 'returnCountry', 'returnState', 'returnZipCode']);
+      .toEqual(['returnAddress', 'returnCity', 'returnCountry', 'returnZipCode']);
+  });
+  it('requires the state only where the country has states, as the site does', () => {
+    const { state: _state, ...stateless } = service;
+    for (const country of ['CH', 'DE', 'AT']) expect(checkSubmission('serviceRequest', 'en', fieldsOf({ ...stateless, country })), country).toEqual({});
+    expect(Object.keys(checkSubmission('serviceRequest', 'en', fieldsOf({ ...stateless, country: 'US' })))).toEqual(['state']);
+    expect(checkSubmission('serviceRequest', 'en', fieldsOf({ ...stateless, country: 'US', state: 'TX' }))).toEqual({});
+    const ret = { ...service, separateReturnAddress: 'true', returnAddress: '1 Main St', returnCity: 'Dallas', returnZipCode: '75201' };
+    expect(checkSubmission('serviceRequest', 'en', fieldsOf({ ...ret, returnCountry: 'DE' }))).toEqual({});
+    expect(Object.keys(checkSubmission('serviceRequest', 'en', fieldsOf({ ...ret, returnCountry: 'us' })))).toEqual(['returnState']);
+    // A return country without a separate return address asks for nothing.
+    expect(checkSubmission('serviceRequest', 'en', fieldsOf({ ...service, returnCountry: 'US' }))).toEqual({});
   });
   it('refuses unknown kinds and fields, and consent other than true', () => {
     expect(Object.keys(checkSubmission('nope', 'en', []))).toEqual(['kind']);

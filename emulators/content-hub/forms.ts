@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { createGraphQLError } from 'graphql-yoga';
 import { fingerprintOf, IDEMPOTENCY_REFUSALS, IdempotencyKeys } from '../shared/idempotency.ts';
+// The hub's address rule is the site's (one list of countries with states, so the two agree).
+import { countryHasStates } from '../../src/site/address.ts';
 import type { Ctx, HubExtension, HubHelpers } from './server.ts';
 
 /**
@@ -66,19 +68,22 @@ interface KindRules {
   checked?: string[];
   /** Fields required only when another field has a value. */
   when?: { field: string; equals: string; require: string[] }[];
+  /** State fields, required only when their country field names a country with states. */
+  states?: { country: string; state: string }[];
 }
 
-const RETURN_ADDRESS = ['returnAddress', 'returnCity', 'returnState', 'returnZipCode', 'returnCountry'];
+const RETURN_ADDRESS = ['returnAddress', 'returnCity', 'returnZipCode', 'returnCountry'];
 
 export const FORM_RULES: Record<string, KindRules> = {
   openSource: { required: ['email', 'firstName', 'lastName', 'company', 'country', 'product', 'serialNumber', 'message'], optional: [] },
   serviceRequest: {
-    required: ['firstName', 'lastName', 'email', 'company', 'address', 'city', 'state', 'zipCode', 'country', 'requestedService', 'subject', 'description', 'machineName', 'serialNumber'],
-    optional: ['telephone', 'reason', 'existingCase', 'caseId', 'separateReturnAddress', ...RETURN_ADDRESS, 'warranty', 'serviceContract'],
+    required: ['firstName', 'lastName', 'email', 'company', 'address', 'city', 'zipCode', 'country', 'requestedService', 'subject', 'description', 'machineName', 'serialNumber'],
+    optional: ['telephone', 'state', 'reason', 'existingCase', 'caseId', 'separateReturnAddress', ...RETURN_ADDRESS, 'returnState', 'warranty', 'serviceContract'],
     when: [
       { field: 'existingCase', equals: 'yes', require: ['caseId'] },
       { field: 'separateReturnAddress', equals: 'true', require: RETURN_ADDRESS },
     ],
+    states: [{ country: 'country', state: 'state' }, { country: 'returnCountry', state: 'returnState' }],
   },
   whitepaper: { required: ['name', 'email', 'company', 'country', 'consent', 'file'], optional: [], checked: ['consent'] },
   contact: { required: ['name', 'email', 'company', 'country', 'topic', 'message', 'consent'], optional: [], checked: ['consent'] },
@@ -101,6 +106,8 @@ export function checkSubmission(kind: string, locale: string, fields: { name: st
     values.set(name, value.trim());
   }
   const required = [...rules.required, ...(rules.when ?? []).filter((w) => values.get(w.field) === w.equals).flatMap((w) => w.require)];
+  // A state is needed where its country has states (a return state only with a return address).
+  for (const { country, state } of rules.states ?? []) if (required.includes(country) && countryHasStates(values.get(country))) required.push(state);
   for (const name of required) if (!values.get(name) && !problems[name]) problems[name] = `${name} must not be empty.`;
   for (const name of rules.checked ?? []) if (values.get(name) && values.get(name) !== 'true' && !problems[name]) problems[name] = `${name} must be true.`;
   const email = values.get('email');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { idempotencyKeyOf } from '../shared/idempotency.ts';
 import { ContentStore, filesIn, pickLocale, type RawFile, type RawLink, type RawNavItem, type RawPage } from './store.ts';
-import { svgImage, svgWithScript, tinyPdf } from '../shared/assets.ts';
+import { svgImage, svgLogo, svgWithScript, tinyPdf } from '../shared/assets.ts';
 import { documentThumbnail } from '../catalogue/thumbnail.ts';
 import { marketingLogo } from './marketing-logo.ts';
 import { editorial } from './editorial.ts';
@@ -322,7 +322,8 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
     const url = new URL(req.url ?? '/', originOf());
     if (url.pathname.startsWith('/assets/img/') && url.pathname.endsWith('.svg')) {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
-      res.end(svgImage(url.pathname.slice('/assets/img/'.length, -4)));
+      const name = url.pathname.slice('/assets/img/'.length, -4);
+      res.end(name.startsWith('brand-') ? svgLogo(name) : svgImage(name));
       return;
     }
     // Logos of the navigation's marketing sections (`--light`: for a dark background).

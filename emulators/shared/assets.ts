@@ -42,6 +42,20 @@ export function svgImage(name: string, width = 1200, height = 675): string {
 <rect width="${width}" height="${height}" fill="url(#g)"/>${wires}${machine}</svg>`;
 }
 
+/**
+ * A brand's logo (content hub system data, `/assets/img/brand-<name>.svg`): a mark and the name as
+ * a word mark on a transparent ground, 3:1 like the site's brand image box (height 96).
+ */
+export function svgLogo(name: string, width = 288, height = 96): string {
+  const b = seed(name);
+  const [dark, mid, accent] = PALETTES[b[0]! % PALETTES.length]!;
+  const word = name.replace(/^brand-/, '').replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+  const size = Math.min(44, Math.floor(((width - 90) / Math.max(word.length, 1)) * 1.6));
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(word)}">
+<g transform="translate(0 18)"><rect width="60" height="60" rx="14" fill="${dark}"/><path d="M14 44 L30 16 L46 44 Z" fill="${accent}"/><circle cx="30" cy="36" r="6" fill="${mid}"/></g>
+<text x="74" y="${height / 2 + size * 0.35}" font-family="DejaVu Sans, Arial, sans-serif" font-weight="700" font-size="${size}" fill="${dark}" letter-spacing="0.5">${esc(word)}</text></svg>`;
+}
+
 /** A one-page PDF whose text is the document's slug. */
 export function tinyPdf(slug: string): Buffer {
   const title = slug.replace(/[^a-z0-9 -]/gi, ' ').replace(/-/g, ' ');

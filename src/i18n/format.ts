@@ -12,7 +12,7 @@ export function formatFileSize(bytes: number, locale: string): string {
     format = new Intl.NumberFormat(locale, { style: 'unit', unit: UNITS[i], unitDisplay: 'short', maximumFractionDigits: i === 0 ? 0 : 1 });
     formats.set(key, format);
   }
-  return format.format(value);
+  return typographic(format.format(value));
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -68,6 +68,40 @@ export function formatPercent(percent: number, locale: string, decimals = 1): st
   // Scaled here rather than by Intl's percent style on value / 100, so 45.9 never reads 45.899….
   const scaled = Math.round(percent * 10 ** decimals) / 10 ** (decimals + 2);
   return typographic(numberFormat(locale, `p${decimals}`, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(scaled));
+}
+
+// Catalogue readings (issue 29): the PIM writes numbers plainly ('1.4', '5200', '0.05 – 2.5',
+// '450 × 250 × 300'); the page shows them in its locale. Units stay as the PIM writes them: most
+// (mm², AWG, dB(A), pcs/h, kN, MΩ, rpm, bar …) are not units Intl knows, and one table must not
+// mix Intl's unit names with the PIM's.
+
+/** One plain number of a reading: digits, optionally a point and decimals, no grouping. */
+const PLAIN_NUMBER = /\d+(?:\.\d+)?/g;
+/** A reading made only of numbers and the signs between them (ranges, dimensions, gauges like 4/0, 10×); anything else is text. */
+const NUMERIC_READING = /^[\d.\s–—\-−×x/±~≈<>≤≥+]*\d[\d.\s–—\-−×x/±~≈<>≤≥+]*$/u;
+
+/**
+ * A catalogue reading in the page's number format, each number with the decimals it was written
+ * with; a reading with words in it (a model, a norm, 'Cloud (SaaS)') is left as it is.
+ * @example formatReading('0.05 – 2.5', 'fr') // '0,05 – 2,5'
+ * @example formatReading('5200', 'de-CH') // '5’200'
+ * @example formatReading('EN 60204-1', 'de-CH') // 'EN 60204-1'
+ */
+export function formatReading(value: string, locale: string): string {
+  if (!NUMERIC_READING.test(value)) return value;
+  return value.replace(PLAIN_NUMBER, (n) => {
+    const point = n.indexOf('.');
+    return formatNumber(Number(n), locale, point < 0 ? 0 : n.length - point - 1);
+  });
+}
+
+/**
+ * A reading with its unit ('1.4' 'kg' → '1,4 kg' in fr), joined by a no-break space so the two
+ * never wrap apart; without a unit, the reading alone.
+ */
+export function formatMeasurement(value: string, unit: string | null | undefined, locale: string): string {
+  const reading = formatReading(value, locale);
+  return unit ? `${reading}\u00a0${unit}` : reading;
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();

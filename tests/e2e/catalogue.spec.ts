@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, expectNoAxeViolations, raw, PORT, REVALIDATE_SECRET } from './fixtures/index.ts';
+import { formatReading } from '../../src/i18n/format.ts';
 
 /** The catalogue emulator of this run (playwright.config.ts: CATALOGUE_PORT = E2E_PORT - 201). */
 const CATALOGUE = `http://127.0.0.1:${PORT - 201}/graphql`;
@@ -28,7 +29,7 @@ async function specsOf(slug: string): Promise<RawSpec[]> {
   return ((await res.json()) as { data: { product: { specifications: RawSpec[] } } }).data.product.specifications;
 }
 
-/** What the technical data table must show in a system: that system's reading (or the plain value), duplicates dropped. */
+/** What the technical data table must show in a system: that system's reading (or the plain value) in the English number format, duplicates dropped. */
 function expectedRows(specs: RawSpec[], system: 'dim_metric' | 'dim_imperial'): { name: string; text: string }[] {
   const seen = new Set<string>();
   const out: { name: string; text: string }[] = [];
@@ -38,7 +39,7 @@ function expectedRows(specs: RawSpec[], system: 'dim_metric' | 'dim_imperial'): 
     const key = `${s.name}|${reading.unit}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ name: s.name, text: `${reading.value} ${reading.unit}`.trim() });
+    out.push({ name: s.name, text: `${formatReading(reading.value, 'en')} ${reading.unit}`.trim() });
   }
   return out;
 }
@@ -170,8 +171,13 @@ test.describe('technical data', () => {
     const imperial = await raw(url, { headers: { ...operator, cookie: 'measurement=Imperial' } });
     const metric = await raw(url, { headers: { ...operator, cookie: 'measurement=Metric' } });
     expect(imperial.status).toBe(200);
-    expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">lb<\/span>/);
-    expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">\d+<\/span> <span class="spec-table__unit">kg<\/span>/);
+    // The reading in the page's number format, bound to its unit by a no-break space.
+    expect(imperial.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">lb<\/span>/);
+    expect(metric.text).toMatch(/<th scope="row">Weight<\/th><td><span class="spec-table__value">[\d,]+<\/span>(?:&nbsp;|\u00a0)<span class="spec-table__unit">kg<\/span>/);
+    // The brand's image (spec §9: height 96, quality 100) above the product's name.
+    const logo = /<img[^>]*class="brand-image product-hero__brand"[^>]*>/.exec(metric.text)?.[0] ?? '';
+    expect(logo).toMatch(/src="\/_image\?[^"]*[?&;]h=96&/);
+    expect(logo).toMatch(/src="\/_image\?[^"]*[?&;]q=100[&"]/);
     // Both systems are in the HTML (the other one hidden by CSS): the saved one is the checked radio.
     expect(imperial.text).toMatch(/<input type="radio" name="[\w-]+" value="Imperial" checked>/);
     expect(metric.text).toMatch(/<input type="radio" name="[\w-]+" value="Metric" checked>/);
@@ -223,7 +229,7 @@ test.describe('comparison', () => {
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('\uFEFFSpecification,Kappa 310,Kappa 320');
     expect(csv).toContain('Variant,Kappa 310 (0.5–6 mm²),');
-    expect(csv).toContain('Wire cross-section,0.5 – 6 mm²,');
+    expect(csv).toContain('Wire cross-section,0.5 – 6\u00a0mm²,');
 
     // The link opens the same comparison in a browser that has never seen the basket.
     const fresh = await browser.newContext();

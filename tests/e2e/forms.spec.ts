@@ -77,7 +77,7 @@ test.describe('open-source software request', () => {
 });
 
 test.describe('service request', () => {
-  test('asks for the required fields, the case id only for an existing case, the return address only when asked for', async ({ page, consoleErrors }) => {
+  test('asks for the required fields, the state only where the country has states, the case id only for an existing case, the return address only when asked for', async ({ page, consoleErrors }) => {
     await page.goto(SERVICE);
     const form = page.getByRole('region', { name: 'Request a service visit' });
     const contact = form.getByRole('group', { name: 'Contact address' });
@@ -86,6 +86,13 @@ test.describe('service request', () => {
     const returnGroup = form.getByRole('group', { name: 'Return address' });
     await expect(caseId).toBeHidden();
     await expect(returnGroup).toBeHidden();
+    // A country chosen first (no focus needed, as autofill does it) already decides whether the state is needed.
+    const state = textbox(contact, 'State');
+    const country = contact.getByRole('combobox', { name: 'Country' });
+    await country.selectOption('US');
+    await expect(state).toHaveJSProperty('required', true);
+    await country.selectOption('');
+    await expect(state).toHaveJSProperty('required', false);
     await form.getByRole('button', { name: 'Send request' }).click();
     await expectMessages([
       [textbox(form, 'First name'), 'Please enter your first name'],
@@ -94,7 +101,6 @@ test.describe('service request', () => {
       [textbox(form, 'Company'), 'Please enter the company you work for'],
       [textbox(contact, 'Address'), 'Please enter the address'],
       [textbox(contact, 'City'), 'Please enter the city'],
-      [textbox(contact, 'State'), 'Please enter the state'],
       [textbox(contact, 'Zip code'), 'Please enter the zip code'],
       [contact.getByRole('combobox', { name: 'Country' }), "Please enter the country you're in"],
       [form.getByRole('combobox', { name: 'Requested service' }), 'Please select the requested service'],
@@ -104,7 +110,17 @@ test.describe('service request', () => {
       [textbox(machine, 'Serial number'), 'Please enter the serial number of your product'],
     ]);
     await expect(textbox(form, 'Telephone')).toHaveAccessibleDescription('');
-    await expect(form.locator('[data-summary]').getByRole('link')).toHaveCount(14);
+    await expect(form.locator('[data-summary]').getByRole('link')).toHaveCount(13);
+
+    // The state is needed only where the country has states (issue 29): not in Switzerland.
+    await expect(state).toHaveAccessibleDescription('');
+    await expect(state).toHaveJSProperty('required', false);
+    await country.selectOption('US');
+    await expect(state).toHaveAccessibleDescription('Please enter the state');
+    await expect(state).toHaveJSProperty('required', true);
+    await country.selectOption('CH');
+    await expect(state).toHaveAccessibleDescription('');
+    await expect(state).toHaveJSProperty('required', false);
 
     await form.getByRole('radio', { name: 'Yes' }).check();
     await expect(caseId).toHaveAccessibleDescription('Please enter the case ID');
@@ -122,7 +138,6 @@ test.describe('service request', () => {
     await textbox(form, 'Company').fill('Harness Works');
     await textbox(contact, 'Address').fill('Industriestrasse 6');
     await textbox(contact, 'City').fill('Dierikon');
-    await textbox(contact, 'State').fill('LU');
     await textbox(contact, 'Zip code').fill('6036');
     await contact.getByRole('combobox', { name: 'Country' }).selectOption('CH');
     await form.getByRole('combobox', { name: 'Requested service' }).selectOption('repair');
@@ -137,6 +152,7 @@ test.describe('service request', () => {
     const record = (await stored('serviceRequest')).find((s) => s.fields.description === description);
     expect(record?.fields).toMatchObject({ existingCase: 'yes', caseId: 'CASE-2041', warranty: 'true', serviceContract: 'false', separateReturnAddress: 'false', country: 'CH' });
     expect(record?.fields).not.toHaveProperty('returnAddress');
+    expect(record?.fields).not.toHaveProperty('state');
     void consoleErrors;
   });
 });

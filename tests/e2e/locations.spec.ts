@@ -159,7 +159,12 @@ test.describe('contacts and locations', () => {
     await expect(card).toHaveAccessibleName('Komax Service Center Wuppertal');
     await expect(card.getByRole('link', { name: '+49 202 69 87 10' })).toHaveAttribute('href', 'tel:+49202698710');
     await expect(card.getByRole('link', { name: 'service.wuppertal@komax.example' })).toHaveAttribute('href', 'mailto:service.wuppertal@komax.example');
-    await expect(card).toContainText('Lumeca, Tarnell, Vexo');
+    // The brands as their logos (brand image, height 96 at quality 100), named by their alt text.
+    for (const brand of ['Lumeca', 'Tarnell', 'Vexo']) {
+      const logo = card.getByRole('img', { name: brand, exact: true });
+      await expect(logo).toHaveAttribute('src', /^\/_image\?.*[?&]h=96(&|$)/);
+      await expect(logo).toHaveAttribute('src', /[?&]q=100(&|$)/);
+    }
     await expect(card).toContainText('Mon–Fri');
     await expect(card).toContainText('Sabine Krüger');
     await expect(card.getByRole('link', { name: '+49 202 69 87 21' })).toHaveAttribute('href', 'tel:+49202698721');

@@ -23,7 +23,12 @@ describe('image presets', () => {
 
   it('default to webp at quality 90, cropped', () => {
     expect(transformOf('AsideSquare')).toEqual({ width: 960, height: 960, fit: 'cover', format: 'webp', quality: 90 });
-    for (const p of Object.values(IMAGE_PRESETS)) expect(p.quality).toBe(90);
+    expect(transformOf('AsideVideo')).toEqual({ width: 960, height: 540, fit: 'cover', format: 'webp', quality: 90 });
+    for (const [name, p] of Object.entries(IMAGE_PRESETS)) if (name !== 'Brand') expect(p.quality, name).toBe(90);
+  });
+
+  it('make brand images 96 high at quality 100, scaled into the box and never cropped (spec §9)', () => {
+    expect(transformOf('Brand')).toEqual({ width: 288, height: 96, fit: 'contain', format: 'webp', quality: 100 });
   });
 
   it('give width-only presets a 16:9 height unless told otherwise', () => {

@@ -46,6 +46,11 @@ export const IMAGE_PRESETS = {
   Capability: crop(480),
   DocumentThumbnail: { width: 128, height: 180, fit: 'cover', formats: ['webp', 'png'], quality: QUALITY },
   VideoThumbnail: crop(1180),
+  /**
+   * Brand images (spec §3, §9: height 96, quality 100): the logo scaled, never cropped, into a box
+   * 96 high and at most three times as wide (a logo of 3:1 or narrower is exactly 96 high), lossless enough for thin lines.
+   */
+  Brand: { width: 288, height: 96, fit: 'contain', formats: ['webp'], quality: 100 },
 } as const satisfies Record<string, ImagePreset>;
 
 export type PresetName = keyof typeof IMAGE_PRESETS;

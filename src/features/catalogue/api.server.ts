@@ -12,6 +12,8 @@ import type { ComparisonApiProduct } from '../comparison/model.ts';
 import { apiContext } from '../platform/context.ts';
 import type { Services } from '../platform/context.ts';
 import { catalogueContext } from './context.ts';
+import { brandOf } from '../../site/brands.ts';
+import type { Brand } from '../../site/types.ts';
 import { parseCatalogueQuery, type CatalogueApiQuery } from './api-query.ts';
 
 /**
@@ -21,10 +23,19 @@ import { parseCatalogueQuery, type CatalogueApiQuery } from './api-query.ts';
 
 export type ImageUrl = (src: string | null | undefined) => Promise<string>;
 
-type Loader<T> = (data: DataSource, services: Services, q: CatalogueApiQuery, imageUrl: ImageUrl) => Promise<T[]>;
+/** What a loader gets besides the query: the data source, the services, the system data (brands) and the image URL maker. */
+interface LoaderContext {
+  data: DataSource;
+  services: Services;
+  brands: readonly Brand[];
+  /** The product image in the route's preset. */
+  imageUrl: ImageUrl;
+}
+
+type Loader<T> = (ctx: LoaderContext, q: CatalogueApiQuery) => Promise<T[]>;
 
 /** Basket data for slugs, with the product image as a ready 56×56 URL. */
-export const basketData: Loader<BasketSummary> = async (data, services, q, imageUrl) => {
+export const basketData: Loader<BasketSummary> = async ({ data, services, imageUrl }, q) => {
   const products = await basketProducts(data, catalogueContext(services.catalogue, q.language), q.slugs);
   return Promise.all(products.map(async (p) => ({
     slug: p.slug,
@@ -37,19 +48,24 @@ export const basketData: Loader<BasketSummary> = async (data, services, q, image
 };
 
 
-export const comparisonData: Loader<ComparisonApiProduct> = async (data, services, q, imageUrl) => {
+/** Comparison data for slugs: the product image 180×180 and the brand's image (spec §9: height 96), when the system data has one. */
+export const comparisonData: Loader<ComparisonApiProduct> = async ({ data, services, brands, imageUrl }, q) => {
   const products: ComparisonProductDetail[] = await comparisonProducts(data, catalogueContext(services.catalogue, q.language), q.slugs);
-  return Promise.all(products.map(async (p) => ({
-    slug: p.slug,
-    name: p.name,
-    brand: p.brand.name,
-    shortDescription: p.shortDescription,
-    route: p.route,
-    imageUrl: await imageUrl(p.image?.url),
-    classification: { slug: p.classification.slug, name: p.classification.name },
-    specifications: p.specifications,
-    variants: p.variants,
-  })));
+  return Promise.all(products.map(async (p) => {
+    const logo = brandOf(brands, { pimId: p.brand.id })?.image;
+    return {
+      slug: p.slug,
+      name: p.name,
+      brand: p.brand.name,
+      brandImageUrl: logo ? await presetImageUrl('Brand', logo.url) : null,
+      shortDescription: p.shortDescription,
+      route: p.route,
+      imageUrl: await imageUrl(p.image?.url),
+      classification: { slug: p.classification.slug, name: p.classification.name },
+      specifications: p.specifications,
+      variants: p.variants,
+    };
+  }));
 };
 
 /**
@@ -62,7 +78,7 @@ export function catalogueApiRoute<T>(name: string, load: Loader<T>, preset: Pres
     if (!q.ok) return json({ error: q.message }, 400);
     const api = apiContext(locals);
     try {
-      const products = await load(api.data, api.services, q.value, (src) => presetImageUrl(preset, src));
+      const products = await load({ data: api.data, services: api.services, brands: api.system.brands, imageUrl: (src) => presetImageUrl(preset, src) }, q.value);
       return json({ products }, 200, 'public, max-age=300');
     } catch (err) {
       getLogger(`api/catalogue/${name}`).error((err as Error).message);

@@ -24,6 +24,8 @@ export type ComparisonMessages = IslandMessages<typeof MESSAGE_KEYS>;
 interface Props {
   language: string;
   prefix: string;
+  /** The Intl locale of the page's numbers (de-CH for German). */
+  numberLocale: string;
   rendered: MeasurementSystem;
   messages: ComparisonMessages;
 }
@@ -32,7 +34,7 @@ interface Props {
  * The product comparison (spec §4): the basket's classifications side by side, details fetched
  * once per product, placeholders until they arrive. A `?basket=` link fills the comparison.
  */
-export function ComparisonApp({ language, prefix, rendered, messages: m }: Props) {
+export function ComparisonApp({ language, prefix, numberLocale, rendered, messages: m }: Props) {
   const hydrated = useHydrated();
   const system = useMeasurement(rendered);
   const stored = useStore($basket);
@@ -126,6 +128,7 @@ export function ComparisonApp({ language, prefix, rendered, messages: m }: Props
           hideIdentical={!!hidden[g.slug]}
           onHideIdentical={(hide) => setHidden((prev) => ({ ...prev, [g.slug]: hide }))}
           prefix={prefix}
+          numberLocale={numberLocale}
           messages={m}
         />
       ))}

@@ -30,6 +30,8 @@ interface Props {
   hideIdentical: boolean;
   onHideIdentical: (hide: boolean) => void;
   prefix: string;
+  /** The Intl locale of the page's numbers (de-CH for German). */
+  numberLocale: string;
   messages: ComparisonGroupMessages;
 }
 
@@ -45,11 +47,11 @@ function download(name: string, text: string): void {
 }
 
 /** One classification of the comparison: a table of its products, specification by specification. */
-export function ComparisonGroup({ group, details, system, hideIdentical, onHideIdentical, prefix, messages: m }: Props) {
+export function ComparisonGroup({ group, details, system, hideIdentical, onHideIdentical, prefix, numberLocale, messages: m }: Props) {
   const columns: ComparisonColumn[] = group.products.map((p) => ({ key: p.key, slug: p.slug, selectedVariantId: p.variantId, detail: details[p.slug] }));
   const loaded = columns.filter((c): c is ComparisonColumn & { detail: ComparisonApiProduct } => !!c.detail);
   const title = loaded[0]?.detail.classification.name ?? group.slug;
-  const allRows: ComparisonRow[] = comparisonRows(loaded.map((c) => ({ specifications: c.detail.specifications, variants: c.detail.variants, selectedVariantId: c.selectedVariantId })), system);
+  const allRows: ComparisonRow[] = comparisonRows(loaded.map((c) => ({ specifications: c.detail.specifications, variants: c.detail.variants, selectedVariantId: c.selectedVariantId })), system, numberLocale);
   const canHide = columns.length > 1;
   const rows = visibleRows(allRows, canHide && hideIdentical);
   const loading = columns.some((c) => c.detail === undefined);
@@ -101,6 +103,8 @@ export function ComparisonGroup({ group, details, system, hideIdentical, onHideI
                   ) : (
                     <div className="comparison-product__card">
                       <img src={c.detail.imageUrl} alt="" width={IMAGE_PRESETS.ProductCard.width} height={IMAGE_PRESETS.ProductCard.height} loading="lazy" />
+                      {/* The logo is decoration: the brand's name follows it. Box 288×96 shown at half (Brand preset). */}
+                      {c.detail.brandImageUrl && <img className="comparison-product__logo" src={c.detail.brandImageUrl} alt="" width={IMAGE_PRESETS.Brand.width} height={IMAGE_PRESETS.Brand.height} loading="lazy" />}
                       <span className="comparison-product__brand">{c.detail.brand}</span>
                       <a className="comparison-product__name" href={`${prefix}${c.detail.route}`}>{c.detail.name}</a>
                       {c.detail.variants.length > 0 && (

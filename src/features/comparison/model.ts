@@ -11,6 +11,8 @@ export interface ComparisonApiProduct {
   slug: string;
   name: string;
   brand: string;
+  /** The brand's image in the Brand preset (a /_image URL), null when the brand has none. */
+  brandImageUrl: string | null;
   shortDescription: string | null;
   route: string;
   imageUrl: string;

@@ -30,18 +30,19 @@ export function columnSpecifications(c: ComparisonColumnInput, system: Measureme
 }
 
 /**
- * The rows of a comparison in one measurement system (spec §3): one per specification name, in
+ * The rows of a comparison in one measurement system (spec §3), values in the number format of
+ * `locale` (an Intl locale, de-CH for German): one per specification name, in
  * the order they first appear; a cell is marked notApplicable where a product lacks the
  * specification, a row different where the products do not all show the same value.
  */
-export function comparisonRows(columns: ComparisonColumnInput[], system: MeasurementSystem): ComparisonRow[] {
+export function comparisonRows(columns: ComparisonColumnInput[], system: MeasurementSystem, locale: string): ComparisonRow[] {
   const perColumn = columns.map((c) => columnSpecifications(c, system));
   const names: string[] = [];
   for (const specs of perColumn) for (const s of specs) if (!names.includes(s.name)) names.push(s.name);
   return names.map((name) => {
     const cells = perColumn.map((specs): ComparisonCell => {
       const s = specs.find((x) => x.name === name);
-      return s ? { value: formatSpecification(s), notApplicable: false } : { value: null, notApplicable: true };
+      return s ? { value: formatSpecification(s, locale), notApplicable: false } : { value: null, notApplicable: true };
     });
     const values = new Set(cells.map((c) => c.value));
     return { name, cells, notApplicable: cells.some((c) => c.notApplicable), different: cells.length > 1 && values.size > 1 };

@@ -14,6 +14,8 @@ export function modulesText(modules: ContentModule[]): string {
       case 'teaserGrid': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text ?? ''])); break;
       case 'callToAction': parts.push(m.title, m.text ?? ''); break;
       case 'video': parts.push(m.title ?? '', m.caption ?? ''); break;
+      case 'asideImage': parts.push(m.title ?? '', ...m.text); break;
+      case 'asideVideo': parts.push(m.title ?? '', ...m.text, m.caption ?? ''); break;
       case 'accordion': parts.push(m.title ?? '', ...m.items.flatMap((i) => [i.title, i.text])); break;
       case 'downloads': parts.push(m.title ?? '', ...m.files.map((f) => f.title)); break;
       case 'quote': parts.push(m.text, m.author, m.role ?? ''); break;

@@ -1,4 +1,5 @@
 import type { MessageKey } from '../../i18n/index.ts';
+import { countryHasStates } from '../../site/address.ts';
 
 /**
  * The request forms (customer-area spec §2, §3, §5): their fields, in order, grouped into
@@ -27,6 +28,11 @@ export interface FieldDef {
   required?: MessageKey;
   /** Required only under this condition (with `required` as its message). */
   requiredWhen?: Condition;
+  /**
+   * A state field: required (with `required` as its message) only when the country in this
+   * field has states in its addresses (site/address.ts), optional elsewhere.
+   */
+  stateOf?: string;
   options?: readonly { value: string; label: MessageKey }[];
   /** The value a radio group starts with. */
   initial?: string;
@@ -98,9 +104,10 @@ export const FORMS: Record<FormKind, FormDef> = {
         fields: [
           { name: 'address', type: 'text', label: 'forms.address', required: 'forms.addressRequired', autocomplete: 'address-line1', max: 200 },
           { name: 'city', type: 'text', label: 'forms.city', required: 'forms.cityRequired', autocomplete: 'address-level2', max: 100, half: true },
-          { name: 'state', type: 'text', label: 'forms.state', required: 'forms.stateRequired', autocomplete: 'address-level1', max: 100, half: true },
           { name: 'zipCode', type: 'text', label: 'forms.zipCode', required: 'forms.zipCodeRequired', autocomplete: 'postal-code', max: 20, half: true },
+          // The state after the country: whether it is needed depends on the country.
           { ...country, half: true },
+          { name: 'state', type: 'text', label: 'forms.state', required: 'forms.stateRequired', stateOf: 'country', autocomplete: 'address-level1', max: 100, half: true },
           { name: 'separateReturnAddress', type: 'checkbox', label: 'forms.separateReturnAddress' },
         ],
       },
@@ -110,9 +117,9 @@ export const FORMS: Record<FormKind, FormDef> = {
         fields: [
           { name: 'returnAddress', type: 'text', label: 'forms.address', required: 'forms.addressRequired', requiredWhen: RETURN, max: 200 },
           { name: 'returnCity', type: 'text', label: 'forms.city', required: 'forms.cityRequired', requiredWhen: RETURN, max: 100, half: true },
-          { name: 'returnState', type: 'text', label: 'forms.state', required: 'forms.stateRequired', requiredWhen: RETURN, max: 100, half: true },
           { name: 'returnZipCode', type: 'text', label: 'forms.zipCode', required: 'forms.zipCodeRequired', requiredWhen: RETURN, max: 20, half: true },
           { name: 'returnCountry', type: 'country', label: 'forms.country', required: 'forms.countryRequired', requiredWhen: RETURN, half: true },
+          { name: 'returnState', type: 'text', label: 'forms.state', required: 'forms.stateRequired', requiredWhen: RETURN, stateOf: 'returnCountry', max: 100, half: true },
         ],
       },
       {
@@ -202,6 +209,18 @@ export const fieldsOf = (kind: FormKind): FieldDef[] => FORMS[kind].sections.fla
 export function isActive(field: FieldDef, values: Record<string, unknown>): boolean {
   if (!field.requiredWhen) return true;
   return textOf(values[field.requiredWhen.field]) === field.requiredWhen.equals;
+}
+
+/**
+ * Whether a field must have a value, given the form's values: a required field unless its
+ * condition does not hold, or (a state field) its country has no states.
+ * @example const state = fieldsOf('serviceRequest').find((f) => f.name === 'state')!;
+ *   isRequired(state, { country: 'CH' }) // false
+ *   isRequired(state, { country: 'US' }) // true
+ */
+export function isRequired(field: FieldDef, values: Record<string, unknown>): boolean {
+  if (!field.required || !isActive(field, values)) return false;
+  return field.stateOf ? countryHasStates(textOf(values[field.stateOf])) : true;
 }
 
 /** A sent value as text: checkboxes (true, 'on', 'true') as 'true'. */

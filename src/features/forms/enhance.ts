@@ -1,4 +1,5 @@
 import { formatIdempotencyKey, IDEMPOTENCY_HEADER, keyHolder, outcomeUnknown } from '../../lib/idempotency/key.ts';
+import { countryHasStates } from '../../site/address.ts';
 import { isFormKind, type FormKind } from './definitions.ts';
 import { validateForm, type FormErrors } from './schema.ts';
 import { formApiPath } from './paths.ts';
@@ -84,6 +85,22 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
     submit.disabled = on;
     submit.setAttribute('aria-busy', String(on));
   };
+
+  // A state field is marked required only while its country has states (the schema's rule).
+  const followCountries = () => {
+    for (const field of Array.from(form.querySelectorAll<HTMLElement>('[data-state-of]'))) {
+      const country = form.querySelector<HTMLSelectElement>(`select[name="${field.dataset.stateOf}"]`);
+      const has = countryHasStates(country?.value);
+      field.querySelector<HTMLElement>('[data-required-mark]')?.toggleAttribute('hidden', !has);
+      const input = field.querySelector<HTMLInputElement>('[data-input]');
+      // Fields of a revealed section are never marked `required` (they are needed only when shown).
+      if (input && !field.closest('[data-revealed-by]')) input.required = has;
+    }
+  };
+  followCountries();
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLElement).matches('select[data-country]')) followCountries();
+  });
 
   form.addEventListener('input', () => {
     if (!attempted) return;

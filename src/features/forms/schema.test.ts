@@ -50,8 +50,24 @@ describe('the open-source request form', () => {
 describe('the service request form', () => {
   it('asks for every required field on an empty submit, not for the optional ones', () => {
     expect(Object.keys(messagesOf('serviceRequest', {})).sort()).toEqual(
-      ['address', 'city', 'company', 'country', 'description', 'email', 'firstName', 'lastName', 'machineName', 'requestedService', 'serialNumber', 'state', 'subject', 'zipCode'],
+      ['address', 'city', 'company', 'country', 'description', 'email', 'firstName', 'lastName', 'machineName', 'requestedService', 'serialNumber', 'subject', 'zipCode'],
     );
+  });
+  it('requires the state only where the country has states, and keeps one given elsewhere', () => {
+    for (const country of ['CH', 'DE', 'AT']) {
+      expect(validateForm('serviceRequest', { ...service, country, state: '' }, [...COUNTRIES, 'AT']), country).toMatchObject({ ok: true });
+    }
+    expect(validateForm('serviceRequest', { ...service, country: 'CH', state: 'LU' }, COUNTRIES)).toMatchObject({ ok: true, value: { state: 'LU' } });
+    expect(messagesOf('serviceRequest', { ...service, country: 'us', state: ' ' })).toEqual({ state: 'Please enter the state' });
+    expect(validateForm('serviceRequest', { ...service, country: 'US', city: 'Dallas', state: 'TX' }, COUNTRIES)).toMatchObject({ ok: true, value: { state: 'TX' } });
+    // Reported together with the other problems.
+    expect(messagesOf('serviceRequest', { country: 'US' }).state).toBe('Please enter the state');
+  });
+  it('requires the return state only for a separate return address in a country with states', () => {
+    const ret = { ...service, separateReturnAddress: true, returnAddress: '1 Main St', returnCity: 'Dallas', returnZipCode: '75201', returnState: '' };
+    expect(validateForm('serviceRequest', { ...ret, returnCountry: 'DE' }, COUNTRIES)).toMatchObject({ ok: true });
+    expect(messagesOf('serviceRequest', { ...ret, returnCountry: 'US' })).toEqual({ returnState: 'Please enter the state' });
+    expect(validateForm('serviceRequest', { ...service, returnCountry: 'US' }, COUNTRIES)).toMatchObject({ ok: true });
   });
   it('requires the case id only when the request refers to an existing case', () => {
     expect(validateForm('serviceRequest', { ...service, existingCase: 'no' }, COUNTRIES).ok).toBe(true);
@@ -62,7 +78,7 @@ describe('the service request form', () => {
   });
   it('requires the return address only when a separate one is asked for, and drops it otherwise', () => {
     expect(Object.keys(messagesOf('serviceRequest', { ...service, separateReturnAddress: 'on' })).sort())
-      .toEqual(['returnAddress', 'returnCity', 'returnCountry', 'returnState', 'returnZipCode']);
+      .toEqual(['returnAddress', 'returnCity', 'returnCountry', 'returnZipCode']);
     const withReturn = { ...service, separateReturnAddress: true, returnAddress: 'Hauptstrasse 1', returnCity: 'Bern', returnState: 'BE', returnZipCode: '3000', returnCountry: 'ch' };
     expect(validateForm('serviceRequest', withReturn, COUNTRIES)).toMatchObject({ ok: true, value: { returnCountry: 'CH', separateReturnAddress: true } });
     const unchecked = validateForm('serviceRequest', { ...service, returnCity: 'Bern' }, COUNTRIES);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { MessageKey } from '../../i18n/index.ts';
-import { CHECKBOX_KEY, FORMS, INVALID_KEY, fieldsOf, isActive, textOf, type FieldDef, type FormKind } from './definitions.ts';
+import { CHECKBOX_KEY, FORMS, INVALID_KEY, fieldsOf, isActive, isRequired, type FieldDef, type FormKind } from './definitions.ts';
 
 /**
  * The valibot schema of each request form, shared by the browser (checked before sending) and the
@@ -18,7 +18,7 @@ const SLUG = /^[a-z0-9][a-z0-9._-]{0,149}$/i;
 
 const text = () => v.pipe(v.optional(v.string(INVALID_KEY), ''), v.trim());
 /** Required unless conditional (conditions are checked on the whole form, see below). */
-const needsValue = (f: FieldDef) => !!f.required && !f.requiredWhen;
+const needsValue = (f: FieldDef) => !!f.required && !f.requiredWhen && !f.stateOf;
 
 function fieldSchema(f: FieldDef, offered: ReadonlySet<string>): v.GenericSchema<unknown, string | boolean> {
   const required = f.required ?? INVALID_KEY;
@@ -52,18 +52,18 @@ function fieldSchema(f: FieldDef, offered: ReadonlySet<string>): v.GenericSchema
 /**
  * The schema of one form for the offered country codes. Conditional requirements (the case id
  * when the request refers to an existing case, the return address when a separate one is asked
- * for) are partial checks on the whole form, reported on the conditional field even while other
+ * for, the state where the country has states) are partial checks on the whole form, reported on the conditional field even while other
  * fields still have problems.
  */
 export function formSchema(kind: FormKind, countryCodes: readonly string[]): FormSchema {
   const offered = new Set(countryCodes.map((c) => c.toUpperCase()));
   const fields = fieldsOf(kind);
   const entries = Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f, offered)]));
-  const conditions = fields.filter((f) => f.requiredWhen && f.required).map((f) => {
-    const when = f.requiredWhen!;
+  const conditions = fields.filter((f) => f.required && (f.requiredWhen || f.stateOf)).map((f) => {
+    const on = [f.requiredWhen?.field, f.stateOf].filter((name): name is string => !!name);
     const check = v.partialCheck(
-      [[when.field], [f.name]] as never,
-      ((input: Record<string, unknown>) => textOf(input[when.field]) !== when.equals || input[f.name] !== '') as never,
+      [...on.map((name) => [name]), [f.name]] as never,
+      ((input: Record<string, unknown>) => !isRequired(f, input) || input[f.name] !== '') as never,
       f.required!,
     );
     return v.forward(check as never, [f.name] as never);

@@ -9,12 +9,21 @@ const kappa = [m('Weight', '60', 'kg'), i('Weight', '132', 'lb'), n('Stations', 
 
 describe('specificationsFor', () => {
   it('shows the chosen system and unitless specifications only', () => {
-    expect(specificationsFor(kappa, 'Metric').map(formatSpecification)).toEqual(['60 kg', '1', '4 m/s']);
-    expect(specificationsFor(kappa, 'Imperial').map(formatSpecification)).toEqual(['132 lb', '1', '13.1 ft/s']);
+    expect(specificationsFor(kappa, 'Metric').map((s) => formatSpecification(s, 'en'))).toEqual(['60\u00a0kg', '1', '4\u00a0m/s']);
+    expect(specificationsFor(kappa, 'Imperial').map((s) => formatSpecification(s, 'en'))).toEqual(['132\u00a0lb', '1', '13.1\u00a0ft/s']);
   });
 
   it('drops a duplicate name-plus-unit (kappa-310 lists its weight twice)', () => {
     expect(specificationsFor(kappa, 'Metric').filter((s) => s.name === 'Weight')).toHaveLength(1);
+  });
+});
+
+describe('formatSpecification', () => {
+  it('writes the reading in the page locale (German as de-CH) and keeps the unit', () => {
+    expect(formatSpecification(m('Weight', '1.4', 'kg'), 'fr')).toBe('1,4\u00a0kg');
+    expect(formatSpecification(m('Weight', '5200', 'kg'), 'de-CH')).toBe('5’200\u00a0kg');
+    expect(formatSpecification(m('Size', '2300 × 1450 × 1950', 'mm'), 'en')).toBe('2,300 × 1,450 × 1,950\u00a0mm');
+    expect(formatSpecification(n('Interfaces', 'OPC UA, MQTT'), 'fr')).toBe('OPC UA, MQTT');
   });
 });
 
@@ -28,7 +37,7 @@ describe('withVariant', () => {
   it('lets a variant reading replace the product reading of the same name and system, and adds its own', () => {
     const merged = withVariant([m('Cross-section', '0.05 – 6', 'mm²'), i('Cross-section', '30 – 10', 'AWG'), n('Stations', '1')],
       [m('Cross-section', '0.5 – 6', 'mm²'), i('Cross-section', '20 – 10', 'AWG'), m('Stroke', '30', 'mm')]);
-    expect(merged.map(formatSpecification)).toEqual(['0.5 – 6 mm²', '20 – 10 AWG', '1', '30 mm']);
+    expect(merged.map((s) => formatSpecification(s, 'en'))).toEqual(['0.5 – 6\u00a0mm²', '20 – 10\u00a0AWG', '1', '30\u00a0mm']);
   });
 
   it('is the product itself without a variant', () => {

@@ -1,3 +1,4 @@
+import { formatMeasurement } from '../../i18n/format.ts';
 import type { MeasurementSystem } from '../../site/types.ts';
 
 /** The fields the filtering needs; catalogue specifications and comparison rows both fit. */
@@ -49,7 +50,7 @@ export function variantName(v: { nameMetric: string; nameImperial: string }, sys
   return system === 'Imperial' ? v.nameImperial : v.nameMetric;
 }
 
-/** 'value unit', or the value alone for a unitless specification. */
-export function formatSpecification(s: Pick<SpecificationLike, 'value' | 'unit'>): string {
-  return s.unit ? `${s.value} ${s.unit}` : s.value;
+/** 'value unit' in the page's number format (`locale`: an Intl locale, de-CH for German), or the value alone for a unitless specification. */
+export function formatSpecification(s: Pick<SpecificationLike, 'value' | 'unit'>, locale: string): string {
+  return formatMeasurement(s.value, s.unit, locale);
 }

@@ -218,6 +218,21 @@ describe('mapPage', () => {
     expect(onInvalid.mock.calls[1]![0]).toMatch(/module 2 \(noSuchModule\) skipped/);
   });
 
+  it('takes the aside layouts: text beside a square image or a video, the media right unless told', () => {
+    const image = { url: 'http://hub/assets/img/a.svg', mimeType: 'image/svg+xml', alternativeText: 'A' };
+    const onInvalid = vi.fn();
+    const page = mapPage(rawPage([
+      { type: 'asideImage', title: 'Measured', text: 'One paragraph', image, link: null },
+      { type: 'asideVideo', title: null, text: ['One', 'Two'], url: 'https://video.example/v', poster: image, caption: 'Lab', videoPosition: 'left' },
+      { type: 'asideVideo', title: 'No url', text: [] },
+    ]), onInvalid);
+    expect(page.modules).toEqual([
+      { type: 'asideImage', title: 'Measured', text: ['One paragraph'], image, imagePosition: 'right', link: null },
+      { type: 'asideVideo', title: null, text: ['One', 'Two'], url: 'https://video.example/v', poster: image, caption: 'Lab', videoPosition: 'left' },
+    ]);
+    expect(onInvalid).toHaveBeenCalledTimes(1);
+  });
+
   it('reports a module that is not even an object', () => {
     const onInvalid = vi.fn();
     expect(mapPage(rawPage([null, 'text']), onInvalid).modules).toEqual([]);

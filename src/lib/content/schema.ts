@@ -155,6 +155,16 @@ export const ModuleSchema = v.variant('type', [
   }),
   v.object({ type: v.literal('callToAction'), title: str, text: nstr, link: ModuleLink }),
   v.object({ type: v.literal('video'), title: nstr, url: str, poster: v.nullish(AssetSchema), caption: nstr }),
+  /** Text with a square image beside it (asset preset AsideSquare 960×960). */
+  v.object({
+    type: v.literal('asideImage'), title: nstr, text: v.union([Paragraphs, v.pipe(str, v.transform((s) => [s]))]),
+    image: v.nullish(AssetSchema), imagePosition: v.optional(v.picklist(['left', 'right']), 'right'), link: ModuleLink,
+  }),
+  /** Text with a video beside it (asset preset AsideVideo 960×540 for its poster); the video opens where it is hosted. */
+  v.object({
+    type: v.literal('asideVideo'), title: nstr, text: v.union([Paragraphs, v.pipe(str, v.transform((s) => [s]))]),
+    url: str, poster: v.nullish(AssetSchema), caption: nstr, videoPosition: v.optional(v.picklist(['left', 'right']), 'right'), link: ModuleLink,
+  }),
   v.object({ type: v.literal('accordion'), title: nstr, items: v.array(v.object({ title: str, text: str })) }),
   v.object({
     type: v.literal('downloads'), title: nstr,
