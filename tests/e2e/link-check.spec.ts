@@ -1,7 +1,7 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, raw } from './fixtures/index.ts';
-import { answeredByFile, collectTargets, readRelease, type InternalTarget, type LinkUse, type ReleaseTree } from './fixtures/link-check.ts';
+import { answeredByFile, collectTargets, linkTargets, readRelease, type InternalTarget, type LinkUse, type ReleaseTree } from './fixtures/link-check.ts';
 import { imageRequest } from '../../src/server/image-params.ts';
 
 // Issue 29 item 6: no internal link of any host answers 4xx. Every link of every prerendered HTML
@@ -103,4 +103,14 @@ test('no internal link of any host answers 4xx', async () => {
   });
   if (allowed.length) console.log(`link check: ${allowed.length} known broken links allowed (KNOWN_BROKEN):\n${allowed.map(describe).sort().join('\n')}`);
   expect(report, `${report.length} broken internal links`).toEqual([]);
+});
+
+test('the media releases and the stories are linked from the main site footer', () => {
+  const tree = readRelease(DIST);
+  for (const locale of ['en', 'de', 'fr-ch']) {
+    const html = readFileSync(join(tree.live, tree.main, locale, 'index.html'), 'utf8');
+    const footer = /<footer[\s>][\s\S]*<\/footer>/.exec(html)?.[0] ?? '';
+    const links = linkTargets(footer);
+    expect(links, `footer of /${locale}`).toEqual(expect.arrayContaining([`/${locale}/media-releases`, `/${locale}/stories`]));
+  }
 });
