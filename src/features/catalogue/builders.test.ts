@@ -16,8 +16,8 @@ const tree = [
   c('111', '110', 'cut-strip', '/products/wire-processing/cut-strip', ALL, 1),
   c('116', '110', 'ultrasonic-welding', '/products/wire-processing/ultrasonic-welding', ['US'], 6),
   c('117', '116', 'below-us-only', '/products/wire-processing/ultrasonic-welding/below-us-only', ALL, 1),
-  c('200', null, 'smart-factory', '/products/smart-factory', ALL, 2),
-  c('210', '200', 'software', '/products/smart-factory/software', ALL, 1),
+  c('200', null, 'smart-factory', '/smart-factory', ALL, 2),
+  c('210', '200', 'software', '/smart-factory/software', ALL, 1),
   c('300', null, 'services', '/services', ALL, 3, 'service'),
 ];
 const ref = (slug: string, classificationId: string, countries = ALL): ProductReference => ({

@@ -45,7 +45,7 @@ export function isProductAvailable(p: { supportedCountries: string[]; classifica
 
 /**
  * The direct children of a classification that show in the country, in sort order. The catalogue
- * base (`products`) also lists the other roots of its type (`smart-factory`), which live below it.
+ * base (`products`) also lists the other roots of its type (`smart-factory`, at their own route).
  */
 export function childClassifications(c: Classification, classifications: Classification[], available: Set<string>): ClassificationCard[] {
   const isBase = c.parentId === null && c.route === CATALOGUE_BASE[c.type];

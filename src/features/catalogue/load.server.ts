@@ -39,7 +39,7 @@ export async function loadCatalogueRoute(lc: LoadContext, req: RequestContext, t
     const moved = canonical(c.route);
     if (moved) return moved;
     // The products of the whole tree, filtered by the builder: one record per root, shared by all its
-    // classifications. A catalogue base lists every root of its type (smart-factory lives below /products).
+    // classifications. A catalogue base lists every root of its type (smart-factory, at /smart-factory, too).
     const roots = c.parentId === null && c.route === CATALOGUE_BASE[type] ? classifications.filter((x) => x.parentId === null && x.type === type) : [rootOf(c, classifications)];
     const products = (await Promise.all(roots.map((r) => classificationProducts(lc.data, ctx, r.slug, type)))).flat();
     return buildClassificationModel(chrome, c, classifications, products, cc);

@@ -87,6 +87,18 @@ export const PAGES_BY_ID = /* GraphQL */ `
   }
 `;
 
+/**
+ * Where pages of any of the four page types live, by id (spec §7 "pages by id across four page
+ * types"): content pages, and the editorial entries that are pages of their own (stories, media
+ * releases, story contacts). One request; only what a URL needs.
+ */
+export const PAGE_LOCATIONS_BY_ID = /* GraphQL */ `
+  query PageLocationsById($ids: [ID!]!, $stage: Stage!) {
+    pagesById(ids: $ids, stage: $stage) { id site path }
+    editorialEntriesById(ids: $ids, stage: $stage) { id type slug }
+  }
+`;
+
 export const PAGES = /* GraphQL */ `
   ${PAGE}
   query Pages($site: ID, $stage: Stage!) {

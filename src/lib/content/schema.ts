@@ -187,6 +187,10 @@ export type RawPage = v.InferOutput<typeof RawPageSchema>;
 
 export const PageByPathSchema = v.object({ pageByPath: v.nullable(RawPageSchema) });
 export const PagesByIdSchema = v.object({ pagesById: v.array(RawPageSchema) });
+export const PageLocationsByIdSchema = v.object({
+  pagesById: v.array(v.object({ id: v.string(), site: v.nullable(v.string()), path: v.string() })),
+  editorialEntriesById: v.array(v.object({ id: v.string(), type: v.picklist(['Story', 'MediaRelease', 'StoryContact']), slug: v.string() })),
+});
 export const PagesSchema = v.object({ pages: v.array(RawPageSchema) });
 
 const RedirectSchema = v.object({ previousUrl: str, target: str });
