@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Classification, ProductDetail, ProductReference } from '../../lib/catalogue/index.ts';
 import {
   availableClassificationIds, buildClassificationModel, buildProductModel, catalogueCrumbs, childClassifications, isProductAvailable,
-  productGroups, resolveTarget,
+  offeredIn, productGroups, resolveTarget,
 } from './builders.ts';
 
 const ALL = ['CH', 'US'];
@@ -25,6 +25,15 @@ const ref = (slug: string, classificationId: string, countries = ALL): ProductRe
   classification: { id: classificationId, slug: 'x', name: 'x', route: '/x' }, variantCount: 1, supportedCountries: countries,
 });
 const chrome = { header: null, footer: null };
+
+describe('offeredIn', () => {
+  it('is where the item and all its classifications are offered, null when none restricts it', () => {
+    expect(offeredIn([], '111', tree)).toEqual(['CH', 'US']);
+    expect(offeredIn([], '117', tree)).toEqual(['US']);
+    expect(offeredIn(['CH', 'DE'], '111', tree)).toEqual(['CH']);
+    expect(offeredIn([], null, tree)).toBeNull();
+  });
+});
 
 describe('resolveTarget', () => {
   it('is a classification of the catalogue type, else a product slug', () => {

@@ -8,6 +8,8 @@ import { getLogger } from '../../lib/log/index.ts';
 import { localizedPath } from '../../site/paths.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadChrome } from '../platform/chrome.server.ts';
+import { pageContext } from '../platform/context.ts';
+import { sitePageLocation } from '../platform/direct.server.ts';
 import type { LoadContext } from '../platform/context.ts';
 import { notFoundModel, type NotFoundModel } from '../platform/page-model.ts';
 import { resolveRoute, type RedirectTo, type RouteResult } from '../platform/route.server.ts';
@@ -72,11 +74,17 @@ export async function loadCatalogueRoute(lc: LoadContext, req: RequestContext, t
 }
 
 /**
- * What a catalogue route file renders. The catalogue exists only on the main site: other sites
- * (and unknown locales) get the 404 page. The query (utm parameters, a shared comparison …)
- * travels along to the canonical route.
+ * What a catalogue route file renders. The catalogue exists only on the main site: another site's
+ * catalogue path is a 302 to the main site's (spec 2.1: the final slug resolves there), unknown
+ * locales get the 404 page. The query (utm parameters, a shared comparison …) travels along to
+ * the canonical route.
  */
 export async function catalogueRoute(locals: App.Locals, url: URL, type: ClassificationType): Promise<RouteResult<CatalogueModel>> {
+  const ctx = pageContext(locals);
+  const main = ctx.request.system.sites.find((s) => s.isMain);
+  if (!ctx.prerender && !ctx.notFound && ctx.request.area === 'page' && !ctx.request.site.isMain && main) {
+    return { kind: 'redirect', location: sitePageLocation(ctx.request, url, main, ctx.request.page.pagePath, url.search), status: 302 };
+  }
   const result = await resolveRoute<CatalogueModel>(locals, url, {
     kinds: CATALOGUE_KINDS,
     offered: (req) => req.site.isMain,

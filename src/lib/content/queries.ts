@@ -3,7 +3,7 @@
 const LINK = /* GraphQL */ `
   fragment LinkFields on Link {
     text
-    page { id path site }
+    page { id path site countries }
     path
     url
     productSlug
