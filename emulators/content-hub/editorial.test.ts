@@ -194,9 +194,19 @@ describe('stories', () => {
   it('resolves page links in story modules to page references', async () => {
     const d = await data(`{ story(slug: "nordwerk-high-voltage-series-production") { modules } }`);
     const cta = d.story.modules.find((m) => m.type === 'callToAction')!;
-    expect(cta.link?.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility' });
+    expect(cta.link?.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility', countries: [] });
     const product = await data(`{ story(slug: "arneses-del-bajio-lead-sets-zeta") { modules } }`);
     expect(product.story.modules.find((m) => m.type === 'callToAction')?.link?.productSlug).toBe('zeta-640');
+  });
+
+  it('names stories, media releases and story contacts by id (the editorial page types of a lookup by id)', async () => {
+    const d = await data<{ editorialEntriesById: { id: string; type: string; slug: string }[] }>(
+      `{ editorialEntriesById(ids: ["c0gxt6zphx7muyzx2jgb1k8tf", "c1xrdka1mslyaz2zpt9zebg3e", "cw5up5iphlrslb0s9titcibhp", "cm5r53ew6rj1bhlq8eyuynngt"]) { id type slug } }`);
+    expect(d.editorialEntriesById).toEqual([
+      { id: 'c0gxt6zphx7muyzx2jgb1k8tf', type: 'Story', slug: 'carpatia-doubles-crimping-output' },
+      { id: 'c1xrdka1mslyaz2zpt9zebg3e', type: 'MediaRelease', slug: 'annual-results-2025' },
+      { id: 'cw5up5iphlrslb0s9titcibhp', type: 'StoryContact', slug: 'nadine-steiner' },
+    ]);
   });
 
   it('answers null for an unknown story', async () => {
