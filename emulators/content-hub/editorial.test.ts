@@ -13,7 +13,22 @@ const dataDir = join(here, '../data/content');
 interface RawEntry { id: string; slug: string; category: string; contacts: string[]; productSlugs: string[]; content: Record<string, unknown>; publicationDate: string; adhoc: boolean }
 const raw = (f: string) => JSON.parse(readFileSync(join(dataDir, 'editorial', f), 'utf8')) as RawEntry[];
 
-const CATALOGUE_SLUGS = ['alpha-550', 'alpha-565', 'crimpcenter-36-s', 'gamma-333-pc', 'zeta-640', 'bt-752', 'kappa-330', 'omega-750'];
+/** The slugs the catalogue knows (its demo data): a story or link naming another is a broken link. */
+const catalogueSlugs = (f: string) => new Set((JSON.parse(readFileSync(join(here, '../data/catalogue', f), 'utf8')) as { slug: string }[]).map((p) => p.slug));
+const PRODUCT_SLUGS = catalogueSlugs('products.json');
+const SERVICE_SLUGS = catalogueSlugs('services.json');
+
+/** Every `productSlug` and `serviceSlug` of a link anywhere in a JSON value, as `kind:slug`. */
+function linkedSlugs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) linkedSlugs(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if ((k === 'productSlug' || k === 'serviceSlug') && typeof v === 'string') out.push(`${k}:${v}`);
+      else linkedSlugs(v, out);
+    }
+  }
+  return out;
+}
 
 let server: Server;
 let endpoint: string;
@@ -99,8 +114,16 @@ describe('demo data', () => {
 
   it('uses only catalogue product slugs, English and German without ß', () => {
     for (const s of raw('stories.json')) {
-      for (const p of s.productSlugs) expect(CATALOGUE_SLUGS).toContain(p);
+      for (const p of s.productSlugs) expect(PRODUCT_SLUGS, `story ${s.slug}`).toContain(p);
       expect(Object.keys(s.content)).toContain('en');
+    }
+    // Links to a product or service of the catalogue (issue 29: a story linked /products/gamma-333-pc, a 404).
+    const files = ['editorial/stories.json', 'editorial/media-releases.json', 'editorial/news-feed.json', 'pages.json', 'navigation.json'];
+    for (const f of files) {
+      for (const link of linkedSlugs(JSON.parse(readFileSync(join(dataDir, f), 'utf8')))) {
+        const [kind, slug] = link.split(':') as [string, string];
+        expect(kind === 'productSlug' ? PRODUCT_SLUGS : SERVICE_SLUGS, `${f}: ${link}`).toContain(slug);
+      }
     }
     for (const f of ['stories.json', 'media-releases.json', 'news-feed.json', 'contacts.json', 'categories.json']) {
       expect(readFileSync(join(dataDir, 'editorial', f), 'utf8')).not.toContain('ß');
@@ -171,9 +194,19 @@ describe('stories', () => {
   it('resolves page links in story modules to page references', async () => {
     const d = await data(`{ story(slug: "nordwerk-high-voltage-series-production") { modules } }`);
     const cta = d.story.modules.find((m) => m.type === 'callToAction')!;
-    expect(cta.link?.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility' });
+    expect(cta.link?.page).toEqual({ id: 'cmuqay1ij7ounmu0nsoocxvuw', path: '/industries/e-mobility', site: 'site-main', title: 'E-mobility', countries: [] });
     const product = await data(`{ story(slug: "arneses-del-bajio-lead-sets-zeta") { modules } }`);
     expect(product.story.modules.find((m) => m.type === 'callToAction')?.link?.productSlug).toBe('zeta-640');
+  });
+
+  it('names stories, media releases and story contacts by id (the editorial page types of a lookup by id)', async () => {
+    const d = await data<{ editorialEntriesById: { id: string; type: string; slug: string }[] }>(
+      `{ editorialEntriesById(ids: ["c0gxt6zphx7muyzx2jgb1k8tf", "c1xrdka1mslyaz2zpt9zebg3e", "cw5up5iphlrslb0s9titcibhp", "cm5r53ew6rj1bhlq8eyuynngt"]) { id type slug } }`);
+    expect(d.editorialEntriesById).toEqual([
+      { id: 'c0gxt6zphx7muyzx2jgb1k8tf', type: 'Story', slug: 'carpatia-doubles-crimping-output' },
+      { id: 'c1xrdka1mslyaz2zpt9zebg3e', type: 'MediaRelease', slug: 'annual-results-2025' },
+      { id: 'cw5up5iphlrslb0s9titcibhp', type: 'StoryContact', slug: 'nadine-steiner' },
+    ]);
   });
 
   it('answers null for an unknown story', async () => {

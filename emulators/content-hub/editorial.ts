@@ -169,6 +169,16 @@ extend type Query {
   newsFeed(first: Int = 10, after: String): NewsFeedConnection!
   "Feedback stored for a story since the emulator started (for tests and demos)."
   storyFeedback(storySlug: String!): [Feedback!]!
+  "Stories, media releases and story contacts by id: the editorial page types a lookup by id spans besides pages (spec §7)."
+  editorialEntriesById(ids: [ID!]!, stage: Stage = PUBLISHED): [EditorialEntryRef!]!
+}
+
+"What a lookup by id needs of an editorial entry to name its URL."
+type EditorialEntryRef {
+  id: ID!
+  "Story, MediaRelease or StoryContact."
+  type: String!
+  slug: String!
 }
 
 extend type Mutation {
@@ -528,6 +538,15 @@ export function createEditorialExtension(opts: EditorialOptions = {}): HubExtens
           story: (_: unknown, a: { slug: string; stage: Stage }, ctx: Ctx) => {
             const s = data().stories.find((x) => x.slug === a.slug && inStage(x, a.stage));
             return s ? storyDetail(s, ctx.locales, a.stage) : null;
+          },
+          editorialEntriesById: (_: unknown, a: { ids: string[]; stage: Stage }) => {
+            const d = data();
+            const wanted = new Set(a.ids);
+            return [
+              ...d.stories.filter((e) => wanted.has(e.id) && inStage(e, a.stage)).map((e) => ({ id: e.id, type: 'Story', slug: e.slug })),
+              ...d.mediaReleases.filter((e) => wanted.has(e.id) && inStage(e, a.stage)).map((e) => ({ id: e.id, type: 'MediaRelease', slug: e.slug })),
+              ...d.contacts.filter((e) => wanted.has(e.id)).map((e) => ({ id: e.id, type: 'StoryContact', slug: e.slug })),
+            ];
           },
           storyCategories: (_: unknown, __: unknown, ctx: Ctx) => data().categories.map((c) => category(c, ctx.locales)),
           storyContacts: (_: unknown, __: unknown, ctx: Ctx) => data().contacts.map((c) => contact(c, ctx.locales)),

@@ -96,7 +96,7 @@ export async function startContentHub(opts: { port: number; dataDir: string; wat
   const pageRef = (id: string, locales: string[], stage: Stage = 'PUBLISHED') => {
     const p = store.pageById(id);
     if (!p || !inStage(p, stage)) return null;
-    return { id: p.id, path: store.pathOf(p), site: p.site, title: pickLocale(p.content, locales)?.value.title ?? p.slug };
+    return { id: p.id, path: store.pathOf(p), site: p.site, title: pickLocale(p.content, locales)?.value.title ?? p.slug, countries: p.countries ?? [] };
   };
 
   /** Deep-copies module JSON, resolving page ids in links and making asset URLs absolute. */

@@ -33,6 +33,11 @@ describe('alternateLinks', () => {
     ]);
   });
 
+  it('leaves out the country locales where the page is not offered (they answer 404); international ones stay', () => {
+    expect(alternateLinks(main, system, { languages: ['en', 'de'], path: '/aerospace', countries: ['US'] }, origin).map((l) => l.hreflang))
+      .toEqual(['de', 'en', 'en-US', 'x-default']);
+  });
+
   it('points x-default at the first international language when the page has no English', () => {
     const links = alternateLinks(main, system, { languages: ['fr', 'de'], path: '' }, origin);
     expect(links.at(-1)).toEqual({ hreflang: 'x-default', href: 'https://komax.example/de' });

@@ -8,11 +8,13 @@ export interface Alternate {
 }
 
 /**
- * hreflang alternates of a page: every locale of the site whose language the page exists in,
+ * hreflang alternates of a page: every locale of the site whose language the page exists in and
+ * whose country it is offered in (`countries`, empty: all; the international locales always),
  * plus x-default (English international, else the first language the page has).
  */
-export function alternateLinks(site: Site, system: Pick<SystemData, 'languages' | 'countries'>, page: { languages: string[]; path: string }, origin: string): Alternate[] {
-  const locales = siteLocales(site, system).filter((l) => page.languages.includes(l.language));
+export function alternateLinks(site: Site, system: Pick<SystemData, 'languages' | 'countries'>, page: { languages: string[]; path: string; countries?: readonly string[] | null }, origin: string): Alternate[] {
+  const offered = (l: Locale) => l.isInternational || !page.countries?.length || page.countries.includes(l.country);
+  const locales = siteLocales(site, system).filter((l) => page.languages.includes(l.language) && offered(l));
   const out = locales.map((l) => ({ hreflang: l.code, href: `${origin}${localizedPath(site, l, page.path)}` }));
   const def = locales.find((l) => l.isInternational && l.language === 'en') ?? locales.find((l) => l.isInternational);
   if (def) out.push({ hreflang: 'x-default', href: `${origin}${localizedPath(site, def, page.path)}` });
@@ -45,6 +47,8 @@ export function languageBannerLinks(site: Site, locale: Locale, system: Pick<Sys
 /** A page that exists in some languages and was resolved to one of them. */
 export interface LocalizedDocument {
   languages: string[];
+  /** The countries the document is offered in (empty or absent: all). */
+  countries?: readonly string[];
   contentLanguage: string;
   /** Site-relative path: `/stories/x`. */
   path: string;

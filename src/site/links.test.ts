@@ -149,4 +149,13 @@ describe('blocked protocols', () => {
     expect(resolveLink(link({ url: 'mailto:info@example.com' }), ctx)).toMatchObject({ kind: 'external', href: 'mailto:info@example.com' });
     expect(resolveLink(link({ url: 'tel:+41411234567' }), ctx)).toMatchObject({ kind: 'external', href: 'tel:+41411234567' });
   });
+
+  it('a page the visitor\'s country is not offered is no link (it would be a 404); the international view links it', () => {
+    const link = { text: null, page: { id: 'p', path: '/industries/aerospace', siteId: null, title: null, countries: ['US', 'CA'] }, path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false };
+    const ctx = { site: { id: 'main', slug: '' }, locale: { urlCode: 'zh-cn' } };
+    expect(resolveLink(link, { ...ctx, country: 'CN' })).toBeNull();
+    expect(resolveLink(link, { ...ctx, country: 'US' })).toMatchObject({ href: '/zh-cn/industries/aerospace' });
+    expect(resolveLink(link, { ...ctx, country: 'ALL' })).toMatchObject({ href: '/zh-cn/industries/aerospace' });
+    expect(resolveLink(link, ctx)).toMatchObject({ href: '/zh-cn/industries/aerospace' });
+  });
 });

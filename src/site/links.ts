@@ -2,6 +2,7 @@ import type { Link } from './navigation-types.ts';
 import type { Locale, Site } from './types.ts';
 import { localizedPath, productPath, servicePath } from './paths.ts';
 import { isLocalHost, siteHost } from './resolve-site.ts';
+import { isOfferedIn } from './countries.ts';
 
 export type ResolvedLink =
   | { kind: 'internal'; href: string; newTab: boolean }
@@ -26,6 +27,8 @@ export interface LinkContext {
   sites?: Pick<Site, 'id' | 'slug' | 'domains'>[];
   /** The current URL: a page of a site on another host gets an absolute link to that host. */
   here?: URL;
+  /** The visitor's country: a page not offered there is no link (it would be a 404). */
+  country?: string;
 }
 
 /**
@@ -63,8 +66,9 @@ function fromTarget(target: string, newTab: boolean, ctx: LinkContext): Resolved
 }
 
 /**
- * Turns a content-hub link into something to render, or null when it has no usable target.
- * Page links to another site's page use that site's slug.
+ * Turns a content-hub link into something to render, or null when it has no usable target (or
+ * names a page the visitor's country is not offered). Page links to another site's page use that
+ * site's slug.
  *
  * @example resolveLink({ path: '/contact', … }, { site: main, locale: de }) // { kind: 'internal', href: '/de/contact' }
  */
@@ -73,6 +77,7 @@ export function resolveLink(link: Link | null | undefined, ctx: LinkContext): Re
   const newTab = link.openInNewTab;
   let resolved: ResolvedLink | null = null;
   if (link.page) {
+    if (ctx.country && link.page.countries?.length && !isOfferedIn(link.page.countries, ctx.country)) return null;
     const other = link.page.siteId && link.page.siteId !== ctx.site.id ? ctx.sites?.find((s) => s.id === link.page!.siteId) : undefined;
     const owner = other ?? ctx.site;
     const origin = originFor(other, ctx.here);

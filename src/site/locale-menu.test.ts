@@ -32,6 +32,15 @@ describe('localeMenu', () => {
     ]);
   });
 
+  it('leads to the locale home where the page is not offered (no link to a 404), the international locales always to the page', () => {
+    const menu = localeMenu(site(), { ...system, countries: [...system.countries, country('US', ['en'], { en: 'United States' })] }, makeLocale('en', null), '/industries/aerospace', ['US']);
+    expect(Object.fromEntries(menu.flatMap((g) => g.options).map((o) => [o.locale.code, o.href]))).toEqual({
+      de: '/de/industries/aerospace', en: '/en/industries/aerospace', fr: '/fr/industries/aerospace',
+      'de-CH': '/de-ch', 'fr-CH': '/fr-ch', 'en-CH': '/en-ch',
+      'en-US': '/en-us/industries/aerospace',
+    });
+  });
+
   it('keeps the page path in every link and marks the current locale', () => {
     const menu = localeMenu(site({ slug: 'brand-portal' }), system, makeLocale('fr', 'CH'), '/logos');
     const ch = menu.find((g) => g.countryCode === 'CH')!;

@@ -13,12 +13,15 @@ export interface LocaleMenuGroup {
 
 /**
  * The language-and-region menu: the international languages first, then every visible country
- * with the site languages it supports. Links keep the current page path.
+ * with the site languages it supports. Links keep the current page path where the page is
+ * offered: `offeredIn` lists the countries it is offered in (null: all, the international ones
+ * always); another country's options lead to that locale's home instead of a 404.
  */
-export function localeMenu(site: Site, system: Pick<SystemData, 'languages' | 'countries'>, current: Locale, pagePath: string): LocaleMenuGroup[] {
+export function localeMenu(site: Site, system: Pick<SystemData, 'languages' | 'countries'>, current: Locale, pagePath: string, offeredIn: readonly string[] | null = null): LocaleMenuGroup[] {
   const langs = siteLanguages(site, system.languages);
   const label = (lang: string) => languageEndonym(lang);
-  const option = (l: Locale) => ({ locale: l, href: localizedPath(site, l, pagePath), label: label(l.language), current: l.code === current.code });
+  const offered = (l: Locale) => offeredIn === null || l.isInternational || offeredIn.includes(l.country);
+  const option = (l: Locale) => ({ locale: l, href: localizedPath(site, l, offered(l) ? pagePath : ''), label: label(l.language), current: l.code === current.code });
   const groups: LocaleMenuGroup[] = [{ countryCode: ALL_COUNTRY, name: '', nameLanguage: null, options: langs.map((l) => option(makeLocale(l, null))) }];
   if (site.internationalOnly) return groups;
   for (const c of system.countries) {

@@ -8,6 +8,8 @@ export interface PageRef {
   siteId: string | null;
   /** The page's title, where the link needs it as fallback text (content modules); null in navigation. */
   title: string | null;
+  /** The countries the page is offered in (empty: every country); elsewhere a link to it is a 404. */
+  countries?: string[];
 }
 
 export interface Link {

@@ -51,6 +51,9 @@ const INTERNAL_2025 = pages.find((p) => p.slug === 'internal-2025')!;
 const TOKEN_CHILDREN = pages.filter((p) => p.parent === INTERNAL_2025.id);
 const ROLE_PAGE = pages.find((p) => p.protection === 2)!;
 const BRAND_PAGES = pages.filter((p) => p.slug.endsWith('-brand-portal-protected'));
+/** The internal event pages of spec §3 beside internal-2025 and productronica/internal, and the standalone {token} page (issue 29 item 14). */
+const EVENT_PAGES = ['internal-2024', 'internal-wirepro-expo-grafenau', 'internal-productronica'].map((slug) => pages.find((p) => p.slug === slug)!);
+const TOKEN_PAGE = pages.find((p) => p.site === 'site-main' && p.parent === null && /^[a-z0-9]{8}$/.test(p.slug) && p.protection === 1);
 /** The demo passwords (emulators/data/README.md). */
 const PASSWORDS = { productronica: 'Productronica-Booth-2025', internal2025: 'Event-Kit-2025', tarnell: 'Tarnell-Brand-Assets' };
 
@@ -58,13 +61,15 @@ const grantCookie = (pageId: string, signedFor = pageId, secret = GRANT_SECRET, 
 const formPost = (path: string, password: string, headers: Record<string, string> = {}) =>
   raw(path, { method: 'POST', body: `password=${encodeURIComponent(password)}`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers } });
 
-test('the demo data has the protected pages of spec 2.4, each with real content, a hash or role, and a navigation entry', () => {
+test('the demo data has the protected pages of spec 2.4, each with real content, a hash or role, and the first ones a navigation entry', () => {
   expect(urlOf(PRODUCTRONICA)).toBe('/en/productronica/internal');
   expect(urlOf(INTERNAL_2025)).toBe('/en/events/internal-2025');
   expect(TOKEN_CHILDREN).toHaveLength(2);
   expect(BRAND_PAGES.map(urlOf).sort()).toEqual(['/en/brand-portal/komax/komax-brand-portal-protected', '/en/brand-portal/lumeca/lumeca-brand-portal-protected', '/en/brand-portal/tarnell/tarnell-brand-portal-protected']);
   expect(ROLE_PAGE.requiredRole).toBe('kmx_int_serviceticketing_active');
-  for (const p of [PRODUCTRONICA, INTERNAL_2025, ...BRAND_PAGES]) expect(p.passwordHash, p.slug).toMatch(/^scrypt\$/);
+  expect(EVENT_PAGES.map((p) => p && urlOf(p))).toEqual(['/en/events/internal-2024', '/en/events/internal-wirepro-expo-grafenau', '/en/events/internal-productronica']);
+  expect(TOKEN_PAGE && urlOf(TOKEN_PAGE)).toBe('/en/p3k8v2qw');
+  for (const p of [PRODUCTRONICA, INTERNAL_2025, ...BRAND_PAGES, ...EVENT_PAGES, TOKEN_PAGE!]) expect(p.passwordHash, p.slug).toMatch(/^scrypt\$/);
   for (const p of protectedPages) {
     expect(textsOf(p).length, p.slug).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(p.content), p.slug).toContain('"type":"downloads"');
@@ -73,7 +78,7 @@ test('the demo data has the protected pages of spec 2.4, each with real content,
 });
 
 test('every protected page and child, fetched without a grant, answers the form or the sign-in shell: never its content, private and noindex', async () => {
-  expect(protectedPages.length).toBe(8);
+  expect(protectedPages.length).toBe(12);
   for (const p of protectedPages) {
     const url = urlOf(p);
     const res = await raw(url);

@@ -74,6 +74,35 @@ test.describe('redirects and errors', () => {
     expect(res.headers.location).toBe(`/en${DATA.englishOnlyPage.path}?utm=x`);
   });
 
+  test('?direct on the id of a story, a media release or a story contact → 302 to it, whichever path carried the id (issue 29 item 8)', async () => {
+    for (const [path, location] of [
+      ['/en/c0gxt6zphx7muyzx2jgb1k8tf?direct=true', '/en/stories/carpatia-doubles-crimping-output'],
+      ['/de/stories/c0gxt6zphx7muyzx2jgb1k8tf?direct=true', '/de/stories/carpatia-doubles-crimping-output'],
+      ['/en/media-releases/c1xrdka1mslyaz2zpt9zebg3e?direct=true', '/en/media-releases/annual-results-2025'],
+      ['/en/cw5up5iphlrslb0s9titcibhp?direct=true', '/en/stories/contacts/nadine-steiner'],
+    ]) {
+      const res = await raw(path!);
+      expect([res.status, res.headers.location], path).toEqual([302, location]);
+      expect((await raw(location!)).status, location).toBe(200);
+    }
+  });
+
+  test('catalogue URLs: smart-factory by its slug, and a path ending /products or /services leads to the catalogue (issue 29 item 9)', async () => {
+    expect((await raw('/en/smart-factory')).status).toBe(200);
+    expect((await raw('/en/smart-factory/software/production-software/quadrel-mes')).status).toBe(200);
+    for (const [path, location, host] of [
+      ['/en/products/smart-factory', '/en/smart-factory', 'localhost'],
+      ['/en/products/quadrel-mes', '/en/smart-factory/software/production-software/quadrel-mes', 'localhost'],
+      ['/en/solutions/products', '/en/products', 'localhost'],
+      ['/en/service-support/services', '/en/services', 'localhost'],
+      ['/en/brand-portal/products/kappa-310', '/en/products/kappa-310', 'localhost'],
+      ['/en/products', `http://localhost:${PORT}/en/products`, 'events.localhost'],
+    ]) {
+      const res = await raw(path!, { host });
+      expect([res.status, res.headers.location], `${host}${path}`).toEqual([302, location]);
+    }
+  });
+
   test('an unknown page is a 404 with the path', async ({ page, consoleErrors }) => {
     const res = await page.goto('/en/does-not-exist');
     expect(res?.status()).toBe(404);

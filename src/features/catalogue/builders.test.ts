@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Classification, ProductDetail, ProductReference } from '../../lib/catalogue/index.ts';
 import {
   availableClassificationIds, buildClassificationModel, buildProductModel, catalogueCrumbs, childClassifications, isProductAvailable,
-  productGroups, resolveTarget,
+  offeredIn, productGroups, resolveTarget,
 } from './builders.ts';
 
 const ALL = ['CH', 'US'];
@@ -16,8 +16,8 @@ const tree = [
   c('111', '110', 'cut-strip', '/products/wire-processing/cut-strip', ALL, 1),
   c('116', '110', 'ultrasonic-welding', '/products/wire-processing/ultrasonic-welding', ['US'], 6),
   c('117', '116', 'below-us-only', '/products/wire-processing/ultrasonic-welding/below-us-only', ALL, 1),
-  c('200', null, 'smart-factory', '/products/smart-factory', ALL, 2),
-  c('210', '200', 'software', '/products/smart-factory/software', ALL, 1),
+  c('200', null, 'smart-factory', '/smart-factory', ALL, 2),
+  c('210', '200', 'software', '/smart-factory/software', ALL, 1),
   c('300', null, 'services', '/services', ALL, 3, 'service'),
 ];
 const ref = (slug: string, classificationId: string, countries = ALL): ProductReference => ({
@@ -25,6 +25,15 @@ const ref = (slug: string, classificationId: string, countries = ALL): ProductRe
   classification: { id: classificationId, slug: 'x', name: 'x', route: '/x' }, variantCount: 1, supportedCountries: countries,
 });
 const chrome = { header: null, footer: null };
+
+describe('offeredIn', () => {
+  it('is where the item and all its classifications are offered, null when none restricts it', () => {
+    expect(offeredIn([], '111', tree)).toEqual(['CH', 'US']);
+    expect(offeredIn([], '117', tree)).toEqual(['US']);
+    expect(offeredIn(['CH', 'DE'], '111', tree)).toEqual(['CH']);
+    expect(offeredIn([], null, tree)).toBeNull();
+  });
+});
 
 describe('resolveTarget', () => {
   it('is a classification of the catalogue type, else a product slug', () => {

@@ -4,7 +4,7 @@ import type { Classification, ClassificationType, ProductDetail, ProductReferenc
 import { isOfferedIn } from '../../site/countries.ts';
 import type { ChromeModel } from '../platform/page-model.ts';
 import type {
-  CatalogueClassificationModel, CatalogueProductModel, CatalogueServiceModel, CatalogueTarget, ClassificationCard, ProductGroup, RelatedStory,
+  CatalogueClassificationModel, CatalogueProductModel, CatalogueServiceModel, CatalogueTarget, ClassificationCard, OfferedIn, ProductGroup, RelatedStory,
 } from './model.ts';
 
 /** Pure builders of the catalogue models: no I/O, the same on demand and in the prerender. */
@@ -45,7 +45,7 @@ export function isProductAvailable(p: { supportedCountries: string[]; classifica
 
 /**
  * The direct children of a classification that show in the country, in sort order. The catalogue
- * base (`products`) also lists the other roots of its type (`smart-factory`), which live below it.
+ * base (`products`) also lists the other roots of its type (`smart-factory`, at their own route).
  */
 export function childClassifications(c: Classification, classifications: Classification[], available: Set<string>): ClassificationCard[] {
   const isBase = c.parentId === null && c.route === CATALOGUE_BASE[c.type];
@@ -110,6 +110,24 @@ export function productGroups(c: Classification, products: ProductReference[], c
     .filter((g) => g.products.length > 0);
 }
 
+/**
+ * The countries a catalogue page is offered in (null: all): the intersection of the non-empty
+ * country lists of the item itself and of its classification and every ancestor.
+ *
+ * @example offeredIn(['US', 'CA'], '111', classifications) // ['US'] when an ancestor lists ['US', 'DE']
+ */
+export function offeredIn(own: readonly string[], classificationId: string | null, classifications: Classification[]): OfferedIn {
+  const byId = new Map(classifications.map((x) => [x.id, x]));
+  let out: Set<string> | null = own.length ? new Set(own) : null;
+  let c = classificationId ? byId.get(classificationId) : undefined;
+  for (let depth = 0; c && depth < 32; depth++) {
+    const list = c.supportedCountries;
+    if (list.length) out = out ? new Set(list.filter((x) => out!.has(x))) : new Set(list);
+    c = c.parentId ? byId.get(c.parentId) : undefined;
+  }
+  return out ? [...out].sort() : null;
+}
+
 export function buildClassificationModel(
   chrome: ChromeModel, c: Classification, classifications: Classification[], products: ProductReference[], countryCode: string,
 ): CatalogueClassificationModel {
@@ -117,6 +135,7 @@ export function buildClassificationModel(
   return {
     kind: 'catalogue-classification',
     ...chrome,
+    offeredIn: offeredIn([], c.id, classifications),
     classification: c,
     children: childClassifications(c, classifications, available),
     productGroups: productGroups(c, products, classifications, countryCode, available),
@@ -137,6 +156,7 @@ export function buildProductModel(
   return {
     kind: 'catalogue-product',
     ...chrome,
+    offeredIn: offeredIn(product.supportedCountries, product.classification.id, classifications),
     product: offeredRelations(product, countryCode, available),
     capabilitySearch: product.capabilities.map((capability) => ({
       capability,
@@ -150,7 +170,10 @@ export function buildServiceModel(
   chrome: ChromeModel, service: ServiceProductDetail, classifications: Classification[], countryCode: string, relatedStories: RelatedStory[] = [],
 ): CatalogueServiceModel {
   const available = availableClassificationIds(classifications, countryCode);
-  return { kind: 'catalogue-service', ...chrome, service: offeredRelations(service, countryCode, available), relatedStories };
+  return {
+    kind: 'catalogue-service', ...chrome, offeredIn: offeredIn(service.supportedCountries, service.classification.id, classifications),
+    service: offeredRelations(service, countryCode, available), relatedStories,
+  };
 }
 
 /**

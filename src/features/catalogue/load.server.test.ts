@@ -41,6 +41,16 @@ describe('loadCatalogueRoute', () => {
     expect(await load('/products/kappa-310', makeLocale('de', 'CH'))).toEqual({ kind: 'redirect', location: '/de-ch/products/wire-processing/cut-strip/kappa-310', status: 302 });
   });
 
+  it('names the top classification smart-factory by its slug: its tree and products live below /smart-factory (spec 2.1)', async () => {
+    const root = await load('/smart-factory');
+    expect(root.kind).toBe('catalogue-classification');
+    if (root.kind === 'catalogue-classification') expect(root.children.map((c) => c.route)).toEqual(['/smart-factory/software', '/smart-factory/automation']);
+    expect((await load('/smart-factory/software/production-software/quadrel-mes')).kind).toBe('catalogue-product');
+    // The old places and a product link by slug alone lead there.
+    expect(await load('/products/smart-factory')).toEqual({ kind: 'redirect', location: '/en-ch/smart-factory', status: 302 });
+    expect(await load('/products/quadrel-mes')).toEqual({ kind: 'redirect', location: '/en-ch/smart-factory/software/production-software/quadrel-mes', status: 302 });
+  });
+
   it('redirects a classification reached by a wrong path', async () => {
     const model = await load('/products/cut-strip');
     expect(model).toMatchObject({ kind: 'redirect', location: '/en-ch/products/wire-processing/cut-strip' });

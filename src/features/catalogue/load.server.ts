@@ -8,6 +8,8 @@ import { getLogger } from '../../lib/log/index.ts';
 import { localizedPath } from '../../site/paths.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadChrome } from '../platform/chrome.server.ts';
+import { pageContext } from '../platform/context.ts';
+import { sitePageLocation } from '../platform/direct.server.ts';
 import type { LoadContext } from '../platform/context.ts';
 import { notFoundModel, type NotFoundModel } from '../platform/page-model.ts';
 import { resolveRoute, type RedirectTo, type RouteResult } from '../platform/route.server.ts';
@@ -39,7 +41,7 @@ export async function loadCatalogueRoute(lc: LoadContext, req: RequestContext, t
     const moved = canonical(c.route);
     if (moved) return moved;
     // The products of the whole tree, filtered by the builder: one record per root, shared by all its
-    // classifications. A catalogue base lists every root of its type (smart-factory lives below /products).
+    // classifications. A catalogue base lists every root of its type (smart-factory, at /smart-factory, too).
     const roots = c.parentId === null && c.route === CATALOGUE_BASE[type] ? classifications.filter((x) => x.parentId === null && x.type === type) : [rootOf(c, classifications)];
     const products = (await Promise.all(roots.map((r) => classificationProducts(lc.data, ctx, r.slug, type)))).flat();
     return buildClassificationModel(chrome, c, classifications, products, cc);
@@ -72,11 +74,17 @@ export async function loadCatalogueRoute(lc: LoadContext, req: RequestContext, t
 }
 
 /**
- * What a catalogue route file renders. The catalogue exists only on the main site: other sites
- * (and unknown locales) get the 404 page. The query (utm parameters, a shared comparison …)
- * travels along to the canonical route.
+ * What a catalogue route file renders. The catalogue exists only on the main site: another site's
+ * catalogue path is a 302 to the main site's (spec 2.1: the final slug resolves there), unknown
+ * locales get the 404 page. The query (utm parameters, a shared comparison …) travels along to
+ * the canonical route.
  */
 export async function catalogueRoute(locals: App.Locals, url: URL, type: ClassificationType): Promise<RouteResult<CatalogueModel>> {
+  const ctx = pageContext(locals);
+  const main = ctx.request.system.sites.find((s) => s.isMain);
+  if (!ctx.prerender && !ctx.notFound && ctx.request.area === 'page' && !ctx.request.site.isMain && main) {
+    return { kind: 'redirect', location: sitePageLocation(ctx.request, url, main, ctx.request.page.pagePath, url.search), status: 302 };
+  }
   const result = await resolveRoute<CatalogueModel>(locals, url, {
     kinds: CATALOGUE_KINDS,
     offered: (req) => req.site.isMain,

@@ -32,8 +32,15 @@ export interface ProductGroup {
   products: ProductReference[];
 }
 
+/**
+ * The countries a catalogue page is offered in (null: every country): where its own list and those
+ * of all its classifications agree. Other countries' locales answer it with a 404.
+ */
+export type OfferedIn = string[] | null;
+
 export interface CatalogueClassificationModel extends ChromeModel {
   kind: 'catalogue-classification';
+  offeredIn: OfferedIn;
   classification: Classification;
   children: ClassificationCard[];
   /** The offered products of the classification's subtree, grouped by their classification (a root shows them as an index). */
@@ -48,6 +55,7 @@ export interface CapabilitySearchEntry {
 
 export interface CatalogueProductModel extends ChromeModel {
   kind: 'catalogue-product';
+  offeredIn: OfferedIn;
   product: ProductDetail;
   capabilitySearch: CapabilitySearchEntry[];
   /** Stories about the product; rendered when not empty. */
@@ -56,6 +64,7 @@ export interface CatalogueProductModel extends ChromeModel {
 
 export interface CatalogueServiceModel extends ChromeModel {
   kind: 'catalogue-service';
+  offeredIn: OfferedIn;
   service: ServiceProductDetail;
   relatedStories?: RelatedStory[];
 }

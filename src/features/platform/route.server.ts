@@ -3,6 +3,7 @@ import { getLogger } from '../../lib/log/index.ts';
 import { pageNotFoundMessage } from '../../site/config-errors.ts';
 import type { RequestContext } from '../../site/request.ts';
 import { loadNotFound } from './chrome.server.ts';
+import { directTarget } from './direct.server.ts';
 import { pageContext, type LoadContext } from './context.ts';
 import { presetModel, type NotFoundModel, type PageModelBase } from './page-model.ts';
 
@@ -31,7 +32,7 @@ const log = getLogger('route');
 
 /**
  * The one flow of every page route: the prerendered model when the prerender hands one over,
- * else the loader (or the 404 model when the request resolved to no page, or the route is not
+ * else `?direct`'s redirect when the slug is a page id, else the loader (or the 404 model when the request resolved to no page, or the route is not
  * offered on this site), then the content hub's system redirects for a 404.
  */
 export async function resolveRoute<M extends PageModelBase>(locals: App.Locals, url: URL, spec: RouteSpec<M>): Promise<RouteResult<M>> {
@@ -39,6 +40,11 @@ export async function resolveRoute<M extends PageModelBase>(locals: App.Locals, 
   const preset = presetModel<M>(ctx.prerender, spec.kinds);
   if (preset) return { kind: 'page', model: preset };
   const req = ctx.request;
+  // `?direct` on a page id, whichever route its path matched (spec 2.2): `/en/{id}`, `/en/stories/{id}` …
+  if (url.searchParams.has('direct') && !ctx.notFound && !ctx.prerender) {
+    const location = await directTarget(ctx.content, req, url);
+    if (location) return { kind: 'redirect', location, status: 302 };
+  }
   const offered = !ctx.notFound && req.area === 'page' && (spec.offered?.(req) ?? true);
   const loaded = offered ? await spec.load(ctx, req) : await loadNotFound(ctx, req.site);
   if (loaded.kind === 'redirect') return loaded as RedirectTo;

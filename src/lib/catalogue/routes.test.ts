@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classificationPaths, finalSlug, isCatalogueSlug, productRoute, type ClassificationNode } from './routes.ts';
+import { catalogueWithin, classificationPaths, finalSlug, isCatalogueSlug, productRoute, type ClassificationNode } from './routes.ts';
 
 const node = (id: string, parentId: string | null, slug: string, type: 'product' | 'service' = 'product'): ClassificationNode =>
   ({ id, parentId, slug, name: slug.replace(/-/g, ' '), type });
@@ -33,9 +33,13 @@ describe('classificationPaths', () => {
     expect(paths.get('310')!.route).toBe('/services/maintenance-repair');
   });
 
-  it('puts other roots of a type below its base, with the base first in their lineage', () => {
-    expect(paths.get('200')!.route).toBe('/products/smart-factory');
-    expect(paths.get('210')!.lineage.map((l) => l.route)).toEqual(['/products', '/products/smart-factory', '/products/smart-factory/software']);
+  it('names the other top classifications by their slug (spec 2.1: /smart-factory, not below /products)', () => {
+    expect(paths.get('200')!.route).toBe('/smart-factory');
+    expect(paths.get('210')!.route).toBe('/smart-factory/software');
+    expect(paths.get('210')!.lineage).toEqual([
+      { name: 'smart factory', route: '/smart-factory' },
+      { name: 'software', route: '/smart-factory/software' },
+    ]);
   });
 
   it('logs and skips a classification whose parent is missing, and what hangs below it', () => {
@@ -61,6 +65,19 @@ describe('catalogue paths', () => {
     expect(finalSlug(['products', 'kappa-310'], 'product')).toBe('kappa-310');
     expect(finalSlug(['products'], 'product')).toBe('products');
     expect(finalSlug(['services'], 'service')).toBe('services');
+    expect(finalSlug(['smart-factory'], 'product')).toBe('smart-factory');
+    expect(finalSlug(['smart-factory', 'software'], 'product')).toBe('software');
+  });
+
+  it('finds the catalogue in a path ending /products or /services, or below it (spec 2.1)', () => {
+    expect(catalogueWithin(['solutions', 'products'])).toEqual({ type: 'product', path: '/products' });
+    expect(catalogueWithin(['solutions', 'wire-processing', 'products', 'kappa-310'])).toEqual({ type: 'product', path: '/products/kappa-310' });
+    expect(catalogueWithin(['industries', 'services'])).toEqual({ type: 'service', path: '/services' });
+    expect(catalogueWithin(['about-us', 'history'])).toBeNull();
+    // The first segment is the catalogue route itself; a site's own path may start with it (from 0).
+    expect(catalogueWithin(['products'])).toBeNull();
+    expect(catalogueWithin(['products'], 0)).toEqual({ type: 'product', path: '/products' });
+    expect(catalogueWithin(['my-products'])).toBeNull();
   });
 
   it('a product sits at its classification route plus its slug', () => {

@@ -25,13 +25,15 @@ const MAX_DEPTH = 32;
 
 /**
  * The path of every classification: its chain of ancestors, its route and its lineage.
- * Routes start at the catalogue base of the classification's type; the root named like the base
- * (`products`, `services`) is the base itself, and other roots (`smart-factory`) sit below it
- * with the base root first in their lineage. A classification whose parent is unknown (or that
- * sits in a cycle) is reported through `warn` and left out, with everything below it.
+ * Top classifications are named by their slug (spec 2.1): the roots named like the catalogue
+ * bases (`products`, `services`) are the bases themselves, another root (`smart-factory`) is
+ * `/{its slug}`, and below a root each classification adds its slug. A classification whose parent
+ * is unknown (or that sits in a cycle) is reported through `warn` and left out, with everything
+ * below it.
  *
  * @example classificationPaths([products, wireProcessing, cutStrip]).get(cutStrip.id)!.route
  *   // '/products/wire-processing/cut-strip'
+ * @example classificationPaths([smartFactory, software]).get(software.id)!.route // '/smart-factory/software'
  */
 export function classificationPaths<N extends ClassificationNode>(nodes: N[], warn: (message: string) => void = () => {}): Map<string, ClassificationPath<N>> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -51,14 +53,11 @@ export function classificationPaths<N extends ClassificationNode>(nodes: N[], wa
       current = parent;
     }
     if (broken) { warn(broken); continue; }
-    const base = CATALOGUE_BASE[node.type];
     const root = chain[0]!;
-    const baseRoot = baseRoots.get(node.type);
-    const steps = root === baseRoot ? chain.slice(1) : chain;
-    const routeAt = (i: number) => `${base}${steps.slice(0, i + 1).map((c) => `/${c.slug}`).join('')}`;
-    const lineage: LineageEntry[] = steps.map((c, i) => ({ name: c.name, route: routeAt(i) }));
-    if (baseRoot) lineage.unshift({ name: baseRoot.name, route: base });
-    out.set(node.id, { chain, route: steps.length ? routeAt(steps.length - 1) : base, lineage });
+    const base = root === baseRoots.get(node.type) ? CATALOGUE_BASE[node.type] : `/${root.slug}`;
+    const routeAt = (i: number) => `${base}${chain.slice(1, i + 1).map((c) => `/${c.slug}`).join('')}`;
+    const lineage: LineageEntry[] = chain.map((c, i) => ({ name: c.name, route: routeAt(i) }));
+    out.set(node.id, { chain, route: routeAt(chain.length - 1), lineage });
   }
   return out;
 }
@@ -69,14 +68,37 @@ export function productRoute(classificationRoute: string, slug: string): string 
 }
 
 /**
- * The slug a catalogue path names: its last segment, or the base root's slug for the base itself.
- * `segments` are the page path segments below the locale, starting with `products` or `services`.
+ * The slug a catalogue path names: its last segment (the base alone names the base root).
+ * `segments` are the page path segments below the locale, starting with `products`, `services`
+ * or another top classification's slug.
  *
  * @example finalSlug(['products', 'wire-processing', 'kappa-310'], 'product') // 'kappa-310'
  * @example finalSlug(['services'], 'service') // 'services'
+ * @example finalSlug(['smart-factory'], 'product') // 'smart-factory'
  */
 export function finalSlug(segments: string[], type: ClassificationType): string {
-  return segments.length > 1 ? segments.at(-1)! : BASE_ROOT_SLUG[type];
+  return segments.at(-1) ?? BASE_ROOT_SLUG[type];
+}
+
+/** The catalogue base segments (spec 2.1: "under /products/ (or a path ending /products)"). */
+const BASE_SEGMENTS: Record<string, ClassificationType> = { products: 'product', services: 'service' };
+
+/**
+ * The catalogue path inside a page path that is no catalogue route itself: from its last
+ * `products` or `services` segment on, when that is not its first (a first one is the catalogue
+ * route already). Spec 2.1: under a path ending /products (or /services) the final slug resolves
+ * to a classification or a product. Null when the path names no catalogue.
+ *
+ * @example catalogueWithin(['solutions', 'products']) // { type: 'product', path: '/products' }
+ * @example catalogueWithin(['solutions', 'services', 'training']) // { type: 'service', path: '/services/training' }
+ * @example catalogueWithin(['about-us']) // null
+ */
+export function catalogueWithin(segments: string[], from = 1): { type: ClassificationType; path: string } | null {
+  for (let i = segments.length - 1; i >= from; i--) {
+    const type = BASE_SEGMENTS[segments[i]!];
+    if (type) return { type, path: `/${segments.slice(i).join('/')}` };
+  }
+  return null;
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -127,7 +127,7 @@ export const NEWS_FEED = /* GraphQL */ `
           image { ...EditorialAsset }
           link {
             text path url productSlug serviceSlug pageParameters openInNewTab
-            page { id path site title }
+            page { id path site title countries }
           }
         }
       }

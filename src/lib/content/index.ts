@@ -6,6 +6,7 @@ import { getLogger } from '../log/index.ts';
 import { describeFetchFailure, resolveTimeouts, timedStreamFetch, type UpstreamTimeouts } from '../http/timeouts.ts';
 import { ContentError } from './errors.ts';
 import { pickSystemRedirect, redirectVariants } from '../../site/redirects.ts';
+import { mediaReleasePath, storyContactPath, storyPath } from '../../site/paths.ts';
 import type { FooterNavigation, HeaderNavigation } from '../../site/navigation-types.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import type { Page, SystemRedirect } from './types.ts';
@@ -55,6 +56,38 @@ export async function getPagesById(ctx: ContentContext, ids: string[]): Promise<
   if (ids.length === 0) return [];
   const raw = await contentQuery(ctx, 'pagesById', q.PAGES_BY_ID, { ids, stage: ctx.stage }, s.PagesByIdSchema);
   return raw.pagesById.map((p) => mapPage(p, warn));
+}
+
+/** The four page types of a lookup by id (spec §7): content pages and the editorial pages. */
+export type PageType = 'Content' | 'Story' | 'MediaRelease' | 'StoryContact';
+
+/** Where a page of any type lives: its site (null: a global page, or an editorial one) and its site-relative path. */
+export interface PageLocation {
+  id: string;
+  pageType: PageType;
+  siteId: string | null;
+  path: string;
+  /** The countries the page is offered in (empty: every country; editorial pages are offered everywhere). */
+  countries: readonly string[];
+}
+
+const EDITORIAL_PATH: Record<Exclude<PageType, 'Content'>, (slug: string) => string> = {
+  Story: storyPath,
+  MediaRelease: mediaReleasePath,
+  StoryContact: storyContactPath,
+};
+
+/**
+ * Pages by id across the four page types, in one request: a content page on its site, a story,
+ * media release or story contact at its route of the editorial pages (on the main site).
+ */
+export async function getPageLocationsById(ctx: ContentContext, ids: string[]): Promise<PageLocation[]> {
+  if (ids.length === 0) return [];
+  const raw = await contentQuery(ctx, 'pageLocationsById', q.PAGE_LOCATIONS_BY_ID, { ids, stage: ctx.stage }, s.PageLocationsByIdSchema);
+  return [
+    ...raw.pagesById.map((p) => ({ id: p.id, pageType: 'Content' as const, siteId: p.site, path: p.path, countries: p.countries })),
+    ...raw.editorialEntriesById.map((e) => ({ id: e.id, pageType: e.type, siteId: null, path: EDITORIAL_PATH[e.type](e.slug), countries: [] })),
+  ];
 }
 
 /** Every page of a site including global pages (all sites when `site` is omitted). */

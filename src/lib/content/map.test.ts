@@ -89,7 +89,7 @@ describe('navigation and link mapping', () => {
     const header = mapHeader(raw, { includeHidden: true });
     expect(header.theme).toBe('Default');
     expect(header.homeItems[0]!.link).toEqual({
-      text: 'Home', page: { id: 'p1', path: '', siteId: 'site-main', title: null },
+      text: 'Home', page: { id: 'p1', path: '', siteId: 'site-main', title: null, countries: [] },
       path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false,
     });
     const about = header.topItems[0]!;
@@ -182,7 +182,7 @@ describe('marketing sections (spec §3: logo, backgroundColor default Dark_White
     expect(solutions!.marketingSection).toEqual({
       logo: { url: 'http://hub/assets/logos/a.svg', alternativeText: 'A' },
       backgroundColor: 'Dark_White',
-      link: { text: null, page: { id: 'digital', path: '/digital', siteId: 'site-main', title: null }, path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false },
+      link: { text: null, page: { id: 'digital', path: '/digital', siteId: 'site-main', title: null, countries: [] }, path: null, url: null, productSlug: null, serviceSlug: null, pageParameters: null, openInNewTab: false },
     });
     expect(plain!.marketingSection).toBeUndefined();
   });
@@ -276,6 +276,6 @@ describe('mapPage', () => {
   it('maps links inside modules to domain links', () => {
     const page = mapPage(rawPage([{ type: 'callToAction', title: 'Go', text: null, link: { page: { id: 'p', path: '/x', site: 's' } } }]));
     const cta = page.modules[0] as Extract<(typeof page.modules)[number], { type: 'callToAction' }>;
-    expect(cta.link?.page).toEqual({ id: 'p', path: '/x', siteId: 's', title: null });
+    expect(cta.link?.page).toEqual({ id: 'p', path: '/x', siteId: 's', title: null, countries: [] });
   });
 });

@@ -3,7 +3,7 @@
 const LINK = /* GraphQL */ `
   fragment LinkFields on Link {
     text
-    page { id path site }
+    page { id path site countries }
     path
     url
     productSlug
@@ -86,6 +86,18 @@ export const PAGES_BY_ID = /* GraphQL */ `
   ${PAGE}
   query PagesById($ids: [ID!]!, $stage: Stage!) {
     pagesById(ids: $ids, stage: $stage) { ...PageFields }
+  }
+`;
+
+/**
+ * Where pages of any of the four page types live, by id (spec §7 "pages by id across four page
+ * types"): content pages, and the editorial entries that are pages of their own (stories, media
+ * releases, story contacts). One request; only what a URL needs.
+ */
+export const PAGE_LOCATIONS_BY_ID = /* GraphQL */ `
+  query PageLocationsById($ids: [ID!]!, $stage: Stage!) {
+    pagesById(ids: $ids, stage: $stage) { id site path countries }
+    editorialEntriesById(ids: $ids, stage: $stage) { id type slug }
   }
 `;
 

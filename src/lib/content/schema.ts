@@ -54,7 +54,7 @@ export const RawSystemDataSchema = v.object({
 export const RawLinkSchema = v.pipe(
   v.object({
     text: nstr,
-    page: v.nullish(v.object({ id: str, path: str, site: nstr, title: nstr })),
+    page: v.nullish(v.object({ id: str, path: str, site: nstr, title: nstr, countries: v.nullish(v.array(str)) })),
     path: nstr,
     url: nstr,
     productSlug: nstr,
@@ -64,7 +64,7 @@ export const RawLinkSchema = v.pipe(
   }),
   v.transform((l): Link => ({
     text: l.text ?? null,
-    page: l.page ? { id: l.page.id, path: l.page.path, siteId: l.page.site ?? null, title: l.page.title ?? null } : null,
+    page: l.page ? { id: l.page.id, path: l.page.path, siteId: l.page.site ?? null, title: l.page.title ?? null, countries: l.page.countries ?? [] } : null,
     path: l.path ?? null,
     url: l.url ?? null,
     productSlug: l.productSlug ?? null,
@@ -217,6 +217,10 @@ export type RawPage = v.InferOutput<typeof RawPageSchema>;
 
 export const PageByPathSchema = v.object({ pageByPath: v.nullable(RawPageSchema) });
 export const PagesByIdSchema = v.object({ pagesById: v.array(RawPageSchema) });
+export const PageLocationsByIdSchema = v.object({
+  pagesById: v.array(v.object({ id: v.string(), site: v.nullable(v.string()), path: v.string(), countries: v.optional(v.array(v.string()), []) })),
+  editorialEntriesById: v.array(v.object({ id: v.string(), type: v.picklist(['Story', 'MediaRelease', 'StoryContact']), slug: v.string() })),
+});
 export const PagesSchema = v.object({ pages: v.array(RawPageSchema) });
 
 const RedirectSchema = v.object({ previousUrl: str, target: str });

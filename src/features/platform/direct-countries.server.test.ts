@@ -3,7 +3,7 @@ import { startDemoContentHub, type DemoContentHub } from '../../../emulators/tes
 import { getSystemData, type ContentConfig } from '../../lib/content/index.ts';
 import { resolveRequest } from '../../site/request.ts';
 import type { SystemData } from '../../site/types.ts';
-import { contentContextFor } from '../platform/context.ts';
+import { contentContextFor } from './context.ts';
 import { directTarget } from './direct.server.ts';
 
 /** The demo page "Training" (emulators/data/content/pages.json): offered in CH, DE and AT only. */
