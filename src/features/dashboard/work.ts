@@ -1,3 +1,4 @@
+import type { TicketStatus } from '../../lib/ticketing/types.ts';
 import { roleStatuses } from './tiles.ts';
 
 /*
@@ -12,8 +13,8 @@ export const WORK_FIGURES = ['openTickets', 'waitingForCustomer', 'machines', 'p
 export type WorkFigure = (typeof WORK_FIGURES)[number];
 
 /** Ticket statuses that count as open (everything but closed). */
-export const OPEN_STATUSES = ['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER'] as const;
-export const WAITING_STATUS = 'WAITING_FOR_CUSTOMER';
+export const OPEN_STATUSES: readonly TicketStatus[] = ['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER'];
+export const WAITING_STATUS: TicketStatus = 'WAITING_FOR_CUSTOMER';
 
 /** The figures the roles allow, in the order the dashboard shows them. */
 export function workFigures(roles: Iterable<string>): WorkFigure[] {
@@ -27,7 +28,7 @@ export function workFigures(roles: Iterable<string>): WorkFigure[] {
 
 /** How many tickets, machines and invited users there are: each call answers a total count. */
 export interface WorkSources {
-  ticketCount(statuses: readonly string[]): Promise<number>;
+  ticketCount(statuses: readonly TicketStatus[]): Promise<number>;
   machineCount(): Promise<number>;
   /** Users of the administrator's organisations with an open invitation. */
   invitationCount(): Promise<number>;
