@@ -1,4 +1,5 @@
 import type { TicketStatus } from '../../lib/ticketing/types.ts';
+import { OPEN_STATUSES } from '../tickets/view.ts';
 import { roleStatuses } from './tiles.ts';
 
 /*
@@ -12,8 +13,6 @@ import { roleStatuses } from './tiles.ts';
 export const WORK_FIGURES = ['openTickets', 'waitingForCustomer', 'machines', 'pendingInvitations'] as const;
 export type WorkFigure = (typeof WORK_FIGURES)[number];
 
-/** Ticket statuses that count as open (everything but closed). */
-export const OPEN_STATUSES: readonly TicketStatus[] = ['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER'];
 export const WAITING_STATUS: TicketStatus = 'WAITING_FOR_CUSTOMER';
 
 /** The figures the roles allow, in the order the dashboard shows them. */
