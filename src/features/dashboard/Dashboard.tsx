@@ -94,15 +94,13 @@ function Work({ figures, values, paths, m }: { figures: WorkFigure[]; values: Wo
         {figures.map((figure) => {
           const label = m[`dashboard.work.${figure}`];
           const value = values[figure];
-          const loading = value === undefined;
-          const shown = loading ? '' : value === null ? '–' : String(value);
-          const name = loading ? label : value === null ? `${label}: ${m['dashboard.work.unavailable']}` : fill(m['dashboard.work.named'], { count: value, label });
+          // The link's name is its visible text: "18 Open tickets" (no count while it loads).
           return (
             <li key={figure} className="work__figure" data-figure={figure}>
-              <a className="work__link" href={workHref(figure, paths)} aria-label={name} aria-busy={loading || undefined}>
-                <span className={`work__value${loading ? ' work__value--loading' : ''}`} aria-hidden="true">{shown}</span>
-                <span className="work__label" aria-hidden="true">{label}</span>
-                {value === null && <span className="work__note" aria-hidden="true">{m['dashboard.work.unavailable']}</span>}
+              <a className="work__link" href={workHref(figure, paths)} aria-busy={value === undefined || undefined}>
+                <span className={`work__value${value === undefined ? ' work__value--loading' : ''}`} aria-hidden={value === null || undefined}>{value === null ? '–' : value ?? ''}</span>{' '}
+                <span className="work__label">{label}</span>
+                {value === null && <>{' '}<span className="work__note">{m['dashboard.work.unavailable']}</span></>}
               </a>
             </li>
           );
