@@ -52,7 +52,7 @@ test('the served HTML holds no personal data, is never stored, and the dashboard
 // Issue 29 item 16: myKomax as a portal of its own: a navigation of the pages the roles open, and
 // the work to do on the dashboard. Item 17: showing the signed-in dashboard moves nothing.
 test.describe('the portal frame', () => {
-  const portalNav = (page: Page) => page.getByRole('navigation', { name: 'myKomax' });
+  const portalNav = (page: Page) => page.getByRole('navigation', { name: 'myKomax', exact: true });
   const work = (page: Page) => page.getByRole('region', { name: 'Work to do' });
   /** A figure once its count is there: the link "18 Open tickets". */
   const figure = (page: Page, label: string) => work(page).getByRole('link', { name: new RegExp(`^\\d+ ${label}$`) });
@@ -135,8 +135,10 @@ test.describe('the portal frame', () => {
       await watchLayoutShifts(page);
       await signIn(page, DEMO_USERS.employee);
       await page.goto('/en/mykomax');
+      await expect(tiles(page).getByRole('heading', { level: 2 })).toHaveCount(8);
+      expect(await layoutShift(page), 'once the tiles are there').toBeLessThanOrEqual(0.1);
       await expect(work(page).getByRole('link', { name: /^\d+ |Not available right now$/ })).toHaveCount(4);
-      expect(await layoutShift(page)).toBeLessThanOrEqual(0.1);
+      expect(await layoutShift(page), 'once the figures are there').toBeLessThanOrEqual(0.1);
       await expectNoSidewaysScroll(page, `/en/mykomax at ${width} px`);
       await expectNoAxeViolations(page);
     });
