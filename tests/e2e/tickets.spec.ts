@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, expectNoAxeViolations } from './fixtures/index.ts';
 import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { expectNoSidewaysScroll, layoutShift, watchLayoutShifts } from './fixtures/layout.ts';
 
 // Issue 11, the customer services: tickets through the same-origin proxy, with the ticketing
 // emulator behind it (spec customer-area §2, §5, §8, §9).
@@ -187,5 +188,61 @@ test.describe('wire-flow', () => {
     await expect(page.getByRole('link', { name: /Open wire-flow cloud/ })).toHaveAttribute('href', 'https://wire-flow.komax.example/app');
     await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(0);
     await expectNoAxeViolations(page);
+  });
+});
+
+// Issue 29 items 17–18: on a phone the ticket list shows each ticket's status without sideways
+// scrolling, no customer page scrolls sideways, and none shifts its layout while it loads
+// (CLS ≤ 0.1, summed in the browser from the Layout Instability API).
+test.describe('on a phone (390 px)', () => {
+  const STATUS = /^(New|In progress|Waiting for you|Closed|Unknown)$/;
+
+  test('the ticket list shows every ticket\'s status in the window; the customer pages neither scroll sideways nor shift while loading', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await watchLayoutShifts(page);
+    await signIn(page, DEMO_USERS.customer);
+    await page.goto('/en/mykomax/tickets/list');
+    const rows = page.getByRole('table', { name: 'Service tickets of your organisation' }).getByRole('row').filter({ has: page.getByRole('rowheader') });
+    await expect(rows.first()).toBeVisible();
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.1);
+    await expectNoSidewaysScroll(page, 'ticket list');
+    const count = await rows.count();
+    expect(count).toBeGreaterThan(1);
+    for (let i = 0; i < count; i++) {
+      const status = rows.nth(i).getByText(STATUS);
+      await expect(status).toBeVisible();
+      const box = (await status.boundingBox())!;
+      expect(box.x, `status of row ${i + 1}`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `status of row ${i + 1}`).toBeLessThanOrEqual(390);
+    }
+
+    const pages: [path: string, ready: () => Promise<void>][] = [
+      ['/en/mykomax/tickets/newticket', () => expect(page.getByLabel('Location')).toBeVisible()],
+      ['/en/mykomax/tickets/SR-100004', () => expect(page.getByRole('button', { name: 'Send comment' })).toBeVisible()],
+      ['/en/mykomax/inventory', () => expect(page.getByText(/^\d+ machines$/)).toBeVisible()],
+      ['/en/mykomax/inventory/old', () => expect(page.getByText(/^\d+ machines$/)).toBeVisible()],
+      ['/en/mykomax/wire-flow', () => expect(page.getByRole('heading', { name: 'Your wire-flow runs in the cloud' })).toBeVisible()],
+      ['/en/mykomax/account', () => expect(page.getByLabel('First name')).toBeVisible()],
+    ];
+    for (const [path, ready] of pages) {
+      await page.goto(path);
+      await ready();
+      expect(await layoutShift(page), `${path}: layout shift`).toBeLessThanOrEqual(0.1);
+      await expectNoSidewaysScroll(page, path);
+    }
+  });
+
+  test('user administration neither scrolls sideways nor shifts while loading', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await watchLayoutShifts(page);
+    await signIn(page, DEMO_USERS.admin);
+    await page.goto('/en/mykomax/user-admin');
+    await expect(page.getByText(/^\d+ users$/)).toBeVisible();
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.1);
+    await expectNoSidewaysScroll(page, 'user list');
+    await page.getByRole('table').getByRole('link').first().click();
+    await expect(page.getByRole('heading', { name: 'Application access' })).toBeVisible();
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.1);
+    await expectNoSidewaysScroll(page, 'user detail');
   });
 });

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react';
-import { ensureSession } from '../../lib/identity/session.ts';
+import * as v from 'valibot';
+import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { fill } from '../../i18n/island.ts';
+import { ticketing } from '../tickets/ticketing.client.ts';
+import { UserListSchema } from '../user-admin/client.ts';
 import { computeTiles, SERVICES, type CustomerAreaSettings, type TilePaths } from './tiles.ts';
 import { tileViews, type DashboardMessages, type TileView } from './view.ts';
+import { loadWork, workFigures, workHref, type WorkFigure, type WorkSources, type WorkValues } from './work.ts';
 
 export { MESSAGE_KEYS } from './view.ts';
 
@@ -14,19 +18,37 @@ interface Props {
   messages: DashboardMessages;
 }
 
-type State = { kind: 'loading' } | { kind: 'ready'; name: string; tiles: TileView[] } | { kind: 'failed'; detail: string };
+type State = { kind: 'loading' } | { kind: 'ready'; name: string; tiles: TileView[]; figures: WorkFigure[] } | { kind: 'failed'; detail: string };
+
+/** The counts behind the work figures, through the user's token (the tickets proxy, the user administration API). */
+const SOURCES: WorkSources = {
+  ticketCount: async (statuses) => (await ticketing.tickets({ status: [...statuses], pageSize: 1 })).totalCount,
+  machineCount: async () => (await ticketing.machines()).totalCount,
+  invitationCount: async () => {
+    const res = await apiFetch('/api/user-admin/users?status=invited&pageSize=1');
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return v.parse(UserListSchema, await res.json()).totalCount;
+  },
+};
 
 /**
- * The myKomax dashboard (spec customer-area §2–§4): the signed-in user's name and one card per
- * service with its status from the user's roles. The server renders skeleton cards only (no
- * personal data); the session comes from `ensureSession()`.
+ * The myKomax dashboard (spec customer-area §2–§4, issue 29 item 16): the signed-in user's name,
+ * the work to do (open tickets, tickets waiting for the customer, machines, pending invitations:
+ * each only when the roles open its service) and one card per service with its status from the
+ * user's roles. The server renders skeletons only (no personal data); the session comes from
+ * `ensureSession()`. The ready content replaces the skeleton as new elements, so nothing the
+ * visitor already saw moves (no layout shift).
  */
 export function Dashboard({ settings, paths, settingsError, messages: m }: Props) {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  const [work, setWork] = useState<WorkValues>({});
   useEffect(() => {
     let live = true;
     ensureSession().then(({ user }) => {
-      if (live) setState({ kind: 'ready', name: user.fullName || user.email, tiles: tileViews(computeTiles(user.roles, settings, paths), m) });
+      if (!live) return;
+      const figures = workFigures(user.roles);
+      setState({ kind: 'ready', name: user.fullName || user.email, tiles: tileViews(computeTiles(user.roles, settings, paths), m), figures });
+      void loadWork(figures, SOURCES).then((values) => { if (live) setWork(values); });
     }, (err: unknown) => {
       if (live) setState({ kind: 'failed', detail: err instanceof Error ? err.message : String(err) });
     });
@@ -41,13 +63,50 @@ export function Dashboard({ settings, paths, settingsError, messages: m }: Props
   return (
     <div className="dashboard" aria-busy={state.kind === 'loading' || undefined}>
       <p className="dashboard__welcome">{state.kind === 'ready' ? fill(m['dashboard.welcome'], { name: state.name }) : <span className="dashboard__skeleton-text">{m['dashboard.loading']}</span>}</p>
-      {settingsError && state.kind === 'ready' && <DashboardError detail={settingsError} m={m} />}
-      <ul className="dashboard__tiles" aria-label={m['dashboard.servicesLabel']}>
-        {state.kind === 'ready'
-          ? state.tiles.map((tile) => <TileCard key={tile.service} tile={tile} />)
-          : SERVICES.map((service) => <li key={service} className="tile tile--skeleton" aria-hidden="true"><span /><span /><span /></li>)}
-      </ul>
+      {state.kind === 'ready'
+        ? (
+          <div key="ready">
+            {settingsError && <DashboardError detail={settingsError} m={m} />}
+            {state.figures.length > 0 && <Work figures={state.figures} values={work} paths={paths} m={m} />}
+            <ul className="dashboard__tiles" aria-label={m['dashboard.servicesLabel']}>
+              {state.tiles.map((tile) => <TileCard key={tile.service} tile={tile} />)}
+            </ul>
+          </div>
+        )
+        : (
+          <div key="loading" aria-hidden="true">
+            <div className="work work--skeleton"><span className="work__title-skeleton" /><ul className="work__figures"><li className="work__figure" /><li className="work__figure" /></ul></div>
+            <ul className="dashboard__tiles">
+              {SERVICES.map((service) => <li key={service} className="tile tile--skeleton"><span /><span /><span /></li>)}
+            </ul>
+          </div>
+        )}
     </div>
+  );
+}
+
+/** The work to do: one figure per allowed count, each leading to the list it counts. */
+function Work({ figures, values, paths, m }: { figures: WorkFigure[]; values: WorkValues; paths: TilePaths; m: DashboardMessages }) {
+  return (
+    <section className="work" aria-labelledby="dashboard-work-title">
+      <h2 className="work__title" id="dashboard-work-title">{m['dashboard.work.title']}</h2>
+      <ul className="work__figures">
+        {figures.map((figure) => {
+          const label = m[`dashboard.work.${figure}`];
+          const value = values[figure];
+          // The link's name is its visible text: "18 Open tickets" (no count while it loads).
+          return (
+            <li key={figure} className="work__figure" data-figure={figure}>
+              <a className="work__link" href={workHref(figure, paths)} aria-busy={value === undefined || undefined}>
+                <span className={`work__value${value === undefined ? ' work__value--loading' : ''}`} aria-hidden={value === null || undefined}>{value === null ? '–' : value ?? ''}</span>{' '}
+                <span className="work__label">{label}</span>
+                {value === null && <>{' '}<span className="work__note">{m['dashboard.work.unavailable']}</span></>}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -12,6 +12,8 @@ export const MESSAGE_KEYS = [
   'dashboard.status.unregistered', 'dashboard.status.pending', 'dashboard.status.active', 'dashboard.status.comingsoon', 'dashboard.status.invited', 'dashboard.status.inviteexpired', 'dashboard.status.noprocess',
   'dashboard.note.unregistered', 'dashboard.note.pending', 'dashboard.note.comingsoon', 'dashboard.note.invited', 'dashboard.note.inviteexpired', 'dashboard.note.noprocess',
   'dashboard.action.open', 'dashboard.action.openCloud', 'dashboard.action.register', 'dashboard.action.requestAccess', 'dashboard.action.acceptInvite', 'dashboard.action.named',
+  'dashboard.work.title', 'dashboard.work.openTickets', 'dashboard.work.waitingForCustomer', 'dashboard.work.machines', 'dashboard.work.pendingInvitations',
+  'dashboard.work.unavailable',
   'dashboard.wireFlow.onprem', 'dashboard.wireFlow.cloud', 'dashboard.error.title', 'dashboard.error.text', 'dashboard.error.details', 'dashboard.error.retry',
   'dashboard.service.serviceTicketing.title', 'dashboard.service.serviceTicketing.description', 'dashboard.service.inventory.title', 'dashboard.service.inventory.description',
   'dashboard.service.wireFlow.title', 'dashboard.service.wireFlow.description', 'dashboard.service.delegatedAdmin.title', 'dashboard.service.delegatedAdmin.description',

@@ -1,18 +1,31 @@
 import { ensureSession } from '../../lib/identity/session.ts';
+import { portalNavItems } from '../dashboard/portal-nav.ts';
 import { showSignInFailure } from './failure.ts';
 
 /** Fired on `document` when the customer area's session is ready (`detail.user`). */
 export const SESSION_READY_EVENT = 'kmx:session-ready';
 
 /**
- * Every customer-area page (src/layouts/CustomerArea.astro): shows "signing in…" until the session
- * is ready, then the page's content; a failed sign-in shows the error with its countdown.
+ * Every customer-area page (src/layouts/CustomerArea.astro): shows "signing in…" over the
+ * invisible page until the session is ready, then the page and the portal navigation with only the
+ * pages the user's roles open (the others leave the document); a failed sign-in shows the error
+ * with its countdown instead.
  */
 export function bootCustomerArea(): void {
   const content = document.querySelector<HTMLElement>('[data-customer-area-content]');
+  const nav = document.querySelector<HTMLElement>('[data-portal-nav]');
   ensureSession().then(({ user }) => {
+    const allowed = new Set<string>(portalNavItems(user.roles));
+    for (const item of nav?.querySelectorAll<HTMLElement>('[data-portal-item]') ?? []) {
+      if (!allowed.has(item.dataset.portalItem ?? '')) item.remove();
+    }
     document.querySelector('[data-sign-in-status]')?.setAttribute('hidden', '');
-    if (content) content.hidden = false;
+    nav?.removeAttribute('data-pending');
+    content?.removeAttribute('data-pending');
     document.dispatchEvent(new CustomEvent(SESSION_READY_EVENT, { detail: { user } }));
-  }, (err: unknown) => showSignInFailure(err));
+  }, (err: unknown) => {
+    if (nav) nav.hidden = true;
+    if (content) content.hidden = true;
+    showSignInFailure(err);
+  });
 }

@@ -4,14 +4,14 @@ import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
 import { ticketPath } from './paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from './shared.tsx';
 import { ticketing } from './ticketing.client.ts';
-import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, parseListState, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
+import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, OPEN_FILTER, parseListState, statusesOfFilter, statusFilterValue, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
 
 export const STATUS_KEYS = [...TICKET_STATUSES.map((s) => `tickets.status.${s}` as const), 'tickets.status.unknown'] as const;
 export const TYPE_KEYS = ['TECHNICAL_SUPPORT', 'REPAIR', 'SPARE_PARTS', 'MAINTENANCE', 'SOFTWARE', 'TRAINING', 'unknown'].map((t) => `tickets.type.${t}` as const);
 
 export const MESSAGE_KEYS = [
   ...SHARED_KEYS, ...STATUS_KEYS, ...TYPE_KEYS,
-  'tickets.service', 'tickets.newTicket', 'tickets.list.filterLabel', 'tickets.list.status', 'tickets.list.allStatuses', 'tickets.list.search',
+  'tickets.service', 'tickets.newTicket', 'tickets.list.filterLabel', 'tickets.list.status', 'tickets.list.allStatuses', 'tickets.list.openStatuses', 'tickets.list.search',
   'tickets.list.apply', 'tickets.list.caption', 'tickets.list.count', 'tickets.list.empty', 'tickets.list.emptyAll', 'tickets.list.previous',
   'tickets.list.next', 'tickets.list.pagination', 'tickets.list.loading', 'tickets.list.sortBy',
   'tickets.col.id', 'tickets.col.subject', 'tickets.col.type', 'tickets.col.machine', 'tickets.col.status', 'tickets.col.createdOn',
@@ -65,8 +65,7 @@ export function TicketList({ messages: m, locale, paths, support }: Props) {
   const onFilter = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const status = String(form.get('status') ?? '');
-    go({ ...state, status: (TICKET_STATUSES as readonly string[]).includes(status) ? [status as ListState['status'][number]] : [], search, after: null, before: null });
+    go({ ...state, status: statusesOfFilter(String(form.get('status') ?? '')), search, after: null, before: null });
   };
   const filtered = state.status.length > 0 || state.search !== '';
 
@@ -76,8 +75,9 @@ export function TicketList({ messages: m, locale, paths, support }: Props) {
         <form className="services__filters" role="search" aria-label={m['tickets.list.filterLabel']} onSubmit={onFilter}>
           <div className="field">
             <label htmlFor={`${id}-status`}>{m['tickets.list.status']}</label>
-            <select id={`${id}-status`} name="status" key={state.status.join(',')} defaultValue={state.status[0] ?? ''}>
+            <select id={`${id}-status`} name="status" key={state.status.join(',')} defaultValue={statusFilterValue(state.status)}>
               <option value="">{m['tickets.list.allStatuses']}</option>
+              <option value={OPEN_FILTER}>{m['tickets.list.openStatuses']}</option>
               {TICKET_STATUSES.map((s) => <option key={s} value={s}>{m[statusKey(s)]}</option>)}
             </select>
           </div>
@@ -105,12 +105,12 @@ export function TicketList({ messages: m, locale, paths, support }: Props) {
       {data.kind === 'ready' && data.page.items.length > 0 && (
         <>
           <div className="services__table-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-            <table className="services__table">
+            <table className="services__table services__table--stack">
               <caption id={`${id}-caption`} className="visually-hidden">{m['tickets.list.caption']}</caption>
               <thead>
                 <tr>
                   {COLUMNS.map((c) => (
-                    <th key={c.key} scope="col" aria-sort={c.sort ? ariaSort(state, c.sort) : undefined}>
+                    <th key={c.key} scope="col" className={c.sort ? 'services__sortable' : undefined} aria-sort={c.sort ? ariaSort(state, c.sort) : undefined}>
                       {c.sort
                         ? <button type="button" className="services__sort" onClick={() => go(nextSort(state, c.sort!))}>
                             {m[c.key]}<span className="visually-hidden"> ({tr(m, 'tickets.list.sortBy', { column: m[c.key] ?? '' })})</span>
@@ -124,12 +124,12 @@ export function TicketList({ messages: m, locale, paths, support }: Props) {
               <tbody>
                 {data.page.items.map((t) => (
                   <tr key={t.id}>
-                    <th scope="row"><a href={ticketPath(paths, t.id)}>{t.id}</a></th>
-                    <td>{t.subject}</td>
-                    <td>{m[typeKey(t.type)]}</td>
-                    <td>{t.machine}{t.serialNumber && <span className="services__muted"> · {t.serialNumber}</span>}</td>
-                    <td><span className={`status status--${(t.status ?? 'unknown').toLowerCase()}`}>{m[statusKey(t.status)]}</span></td>
-                    <td><time dateTime={t.createdOn}>{formatDate(t.createdOn, locale)}</time></td>
+                    <th scope="row" className="services__cell--id"><a href={ticketPath(paths, t.id)}>{t.id}</a></th>
+                    <td className="services__cell--subject">{t.subject}</td>
+                    <td data-label={m['tickets.col.type']}>{m[typeKey(t.type)]}</td>
+                    <td data-label={m['tickets.col.machine']}>{t.machine}{t.serialNumber && <span className="services__muted"> · {t.serialNumber}</span>}</td>
+                    <td className="services__cell--status"><span className={`status status--${(t.status ?? 'unknown').toLowerCase()}`}>{m[statusKey(t.status)]}</span></td>
+                    <td data-label={m['tickets.col.createdOn']}><time dateTime={t.createdOn}>{formatDate(t.createdOn, locale)}</time></td>
                   </tr>
                 ))}
               </tbody>

@@ -55,9 +55,19 @@ export function useServiceSession(service: CustomerService): SessionState {
   return state;
 }
 
+/**
+ * What a service page shows while it loads: the status text and a skeleton about the size of the
+ * content that replaces it (issue 29 item 17), so the page does not collapse and grow again.
+ */
 export function Loading({ m, label }: { m: Messages; label?: string }) {
-  return <p className="services__loading" role="status">{label ?? m['serviceError.loading']}</p>;
+  return (
+    <div className="services__skeleton" role="status">
+      <p className="services__loading">{label ?? m['serviceError.loading']}</p>
+      <div className="services__skeleton-rows" aria-hidden="true">{SKELETON_ROWS.map((i) => <span key={i} />)}</div>
+    </div>
+  );
 }
+const SKELETON_ROWS = [0, 1, 2, 3, 4, 5];
 
 /**
  * What a failed write leaves open: `unknown` when it may have happened (no answer, 502, 504, 409:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLocale } from '../../i18n/index.ts';
-import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, parseListState, ticketQuery } from './view.ts';
+import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, parseListState, statusesOfFilter, statusFilterValue, ticketQuery } from './view.ts';
 
 describe('the ticket list state in the address', () => {
   it('round-trips filter, search, sort and cursor', () => {
@@ -33,5 +33,21 @@ describe('formatDate', () => {
     expect(formatDate('2026-03-05T10:00:00.000Z', formatLocale('de'))).toBe('05.03.2026');
     expect(formatDate('2026-03-05T10:00:00.000Z', formatLocale('en'))).toBe('Mar 5, 2026');
     expect(formatDate(null, 'en')).toBe('');
+  });
+});
+
+describe('the status filter', () => {
+  it('offers "all open": every status but closed, and recognises it in any order', () => {
+    expect(statusesOfFilter('open')).toEqual(['NEW', 'IN_PROGRESS', 'WAITING_FOR_CUSTOMER']);
+    expect(statusFilterValue(['WAITING_FOR_CUSTOMER', 'NEW', 'IN_PROGRESS'])).toBe('open');
+    expect(statusFilterValue(parseListState('?status=NEW,IN_PROGRESS,WAITING_FOR_CUSTOMER').status)).toBe('open');
+  });
+
+  it('one status is itself; none or an unknown value is all', () => {
+    expect(statusesOfFilter('CLOSED')).toEqual(['CLOSED']);
+    expect(statusFilterValue(['CLOSED'])).toBe('CLOSED');
+    expect(statusesOfFilter('')).toEqual([]);
+    expect(statusesOfFilter('BOGUS')).toEqual([]);
+    expect(statusFilterValue([])).toBe('');
   });
 });

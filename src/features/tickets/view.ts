@@ -15,6 +15,23 @@ export interface ListState {
   before: string | null;
 }
 
+/** The statuses of a ticket that still needs work (every status but closed): the list's "all open" filter and the dashboard's figure. */
+export const OPEN_STATUSES: readonly TicketStatus[] = TICKET_STATUSES.filter((s) => s !== 'CLOSED');
+/** The status filter's value for OPEN_STATUSES. */
+export const OPEN_FILTER = 'open';
+
+/** The status filter's value of a list state: one status, OPEN_FILTER for the open ones, '' for none. */
+export function statusFilterValue(status: readonly TicketStatus[]): string {
+  if (status.length === OPEN_STATUSES.length && OPEN_STATUSES.every((s) => status.includes(s))) return OPEN_FILTER;
+  return status[0] ?? '';
+}
+
+/** The statuses a status filter value selects (see statusFilterValue). */
+export function statusesOfFilter(value: string): TicketStatus[] {
+  if (value === OPEN_FILTER) return [...OPEN_STATUSES];
+  return (TICKET_STATUSES as readonly string[]).includes(value) ? [value as TicketStatus] : [];
+}
+
 export const DEFAULT_LIST_STATE: ListState = { status: [], search: '', sort: 'CREATED_ON', direction: 'DESC', after: null, before: null };
 export const PAGE_SIZE = 20;
 const CURSOR = /^[A-Za-z0-9+/=_-]{1,200}$/;
