@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import { isLocalHost } from './resolve-site.ts';
 import type { Site } from './types.ts';
 
@@ -42,8 +41,6 @@ function parseUrl(href: string, base?: URL): URL | null {
   }
 }
 
-const ReturnAddress = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(MAX_RETURN_LENGTH), v.url());
-
 /**
  * The address to return to when `raw` is an absolute http(s) URL on one of `allowedOrigins`
  * (without user info, without a fragment), else null: anything else is ignored.
@@ -51,9 +48,11 @@ const ReturnAddress = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(MAX
  * @example returnTarget('https://evil.example/', ['http://events.localhost:4321']) // null
  */
 export function returnTarget(raw: string | null | undefined, allowedOrigins: readonly string[]): string | null {
-  const parsed = v.safeParse(ReturnAddress, raw);
-  if (!parsed.success) return null;
-  const url = parseUrl(parsed.output);
+  // An allow-list check on the parsed URL, not a schema: the header's script shares this module
+  // with every public page, which should not carry a validation library for it.
+  const trimmed = raw?.trim();
+  if (!trimmed || trimmed.length > MAX_RETURN_LENGTH) return null;
+  const url = parseUrl(trimmed);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
   if (!allowedOrigins.includes(url.origin)) return null;
   url.hash = '';
