@@ -97,7 +97,8 @@ test('a return address on a foreign host is ignored (no open redirect): logout s
   await expect(page.locator('[data-customer-area-content]')).toBeVisible();
 
   const endSession: URL[] = [];
-  page.on('request', (r) => { if (r.url().startsWith(`${ISSUER}/connect/endSession`)) endSession.push(new URL(r.url())); });
+  const endSessionPath = new URL(`${ISSUER}/connect/endSession`).pathname;
+  page.on('request', (r) => { if (new URL(r.url()).pathname === endSessionPath) endSession.push(new URL(r.url())); });
   const seen = documentStatuses(page);
   await page.goto(`/en/mykomax/logout?return=${encodeURIComponent('https://evil.example/phish')}`);
   await page.waitForURL((url) => url.origin === EVENTS && url.pathname === '/en');
