@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startContentHub } from './content-hub/server.ts';
@@ -22,7 +23,10 @@ export interface EmulatorOptions {
   ports?: Partial<typeof EMULATOR_PORTS>;
   /** Port of the identity emulator (default 4102). */
   identityPort?: number;
-  /** The app origins the identity emulator lets sign in (default http://localhost:4321). */
+  /**
+   * The app origins the identity emulator lets sign in (default http://localhost:4321); the
+   * loopback hosts of the content data's other sites, on the same ports, may be returned to at logout.
+   */
   appOrigins?: string[];
   /** The identity emulator's data folder (default .data/identity). */
   identityDataDir?: string;
@@ -56,15 +60,32 @@ export interface RunningEmulators {
   close(): Promise<void>;
 }
 
+/**
+ * The origins of the loopback hosts of the sites in a content data folder (its system.json) on the
+ * ports of the app origins: where a visitor who came from another site returns to at logout.
+ * @example siteOriginsOf(['http://localhost:4321'], 'emulators/data/content') // ['http://localhost:4321', 'http://events.localhost:4321', …]
+ */
+export function siteOriginsOf(appOrigins: string[], contentDataDir: string): string[] {
+  const system = JSON.parse(readFileSync(join(contentDataDir, 'system.json'), 'utf8')) as { sites?: { domains?: { host: string }[] }[] };
+  const hosts = new Set((system.sites ?? []).flatMap((s) => (s.domains ?? []).map((d) => d.host.toLowerCase())).filter((h) => h === 'localhost' || h.endsWith('.localhost')));
+  return appOrigins.flatMap((o) => {
+    const app = new URL(o);
+    return [...hosts].map((h) => `${app.protocol}//${h}${app.port ? `:${app.port}` : ''}`);
+  });
+}
+
 /** Starts every emulator on loopback over the demo dataset. */
 export async function startEmulators(opts: EmulatorOptions = {}): Promise<RunningEmulators> {
   const ports = { ...EMULATOR_PORTS, ...opts.ports };
+  const appOrigins = opts.appOrigins ?? ['http://localhost:4321'];
+  const contentDataDir = opts.contentDataDir ?? join(here, 'data/content');
   const [hub, catalogue, identity] = await Promise.all([
-    startContentHub({ port: ports.contentHub, dataDir: opts.contentDataDir ?? join(here, 'data/content'), watch: opts.watch, quiet: opts.quiet, formsDataDir: opts.formsDataDir ?? FORMS_DATA_DIR }),
+    startContentHub({ port: ports.contentHub, dataDir: contentDataDir, watch: opts.watch, quiet: opts.quiet, formsDataDir: opts.formsDataDir ?? FORMS_DATA_DIR }),
     startCatalogue({ port: ports.catalogue, dataDir: opts.catalogueDataDir ?? join(here, 'data/catalogue'), watch: opts.watch, quiet: opts.quiet }),
     startIdentity({
       port: opts.identityPort ?? IDENTITY_PORT,
-      appOrigins: opts.appOrigins ?? ['http://localhost:4321'],
+      appOrigins,
+      signOutOrigins: siteOriginsOf(appOrigins, contentDataDir),
       dataDir: opts.identityDataDir ?? IDENTITY_DATA_DIR,
       accessTokenTtl: opts.identityAccessTokenTtl,
       quiet: opts.quiet,

@@ -71,12 +71,13 @@ export interface DemoIdentity {
 
 /**
  * Starts the identity emulator (quiet, port 0) over the demo users in a fresh temporary data folder
- * (or `dataDir`), letting `appOrigin` (default http://localhost:4321) sign in.
+ * (or `dataDir`), letting `appOrigin` (default http://localhost:4321) sign in, and the logout
+ * return to it or to one of `signOutOrigins`.
  */
-export async function startDemoIdentity(opts: { appOrigin?: string; dataDir?: string; accessTokenTtl?: number } = {}): Promise<DemoIdentity> {
+export async function startDemoIdentity(opts: { appOrigin?: string; signOutOrigins?: string[]; dataDir?: string; accessTokenTtl?: number } = {}): Promise<DemoIdentity> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kmx-identity-'));
   const appOrigin = opts.appOrigin ?? 'http://localhost:4321';
-  const identity = await startIdentity({ port: 0, appOrigins: [appOrigin], dataDir, accessTokenTtl: opts.accessTokenTtl, quiet: true });
+  const identity = await startIdentity({ port: 0, appOrigins: [appOrigin], signOutOrigins: opts.signOutOrigins, dataDir, accessTokenTtl: opts.accessTokenTtl, quiet: true });
   const { password } = demoLogins();
   return {
     issuer: identity.issuer,

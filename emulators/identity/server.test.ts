@@ -6,10 +6,12 @@ import { startDemoIdentity, type DemoIdentity } from '../testing.ts';
 import { CookieJar, absolute, authorizationUrl, get, openLoginForm, postLogin, signIn } from './login-flow.ts';
 
 const APP = 'http://localhost:4321';
+/** Another site's host: its visitors sign in on the app's host and return to it at logout. */
+const EVENTS = 'http://events.localhost:4321';
 let id: DemoIdentity;
 
 beforeAll(async () => {
-  id = await startDemoIdentity({ appOrigin: APP });
+  id = await startDemoIdentity({ appOrigin: APP, signOutOrigins: [EVENTS] });
 });
 afterAll(async () => {
   await id.close();
@@ -220,6 +222,26 @@ describe('tokens', () => {
     const { url } = authorizationUrl({ issuer: id.issuer, redirectUri: `${APP}/blank-callback`, username: '', password: '' });
     const silent = await get(`${url}&prompt=none`, jar);
     expect(new URL(silent.headers.get('location')!).searchParams.get('error')).toBe('login_required');
+  });
+
+  it('end session may return to the root of another site\'s registered host, never to an unregistered address', async () => {
+    const end = async (postLogout: string) => {
+      const tokens = await id.signIn('customer@demo.komax.test');
+      const { jar } = tokens as typeof tokens & { jar: CookieJar };
+      const page = await get(`${id.issuer}/connect/endSession?${new URLSearchParams({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: postLogout })}`, jar);
+      return { page, jar };
+    };
+    const { page, jar } = await end(`${EVENTS}/`);
+    const html = await page.text();
+    const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+    const confirm = await fetch(action!, { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }) });
+    expect(confirm.headers.get('location')).toBe(`${EVENTS}/`);
+    for (const foreign of ['https://evil.example/', `${EVENTS}/en/agenda`, 'http://partner.localhost:4321/']) {
+      const refused = await end(foreign);
+      expect(refused.page.status, foreign).toBe(400);
+      expect(await refused.page.text(), foreign).toContain('post_logout_redirect_uri not registered');
+    }
   });
 
   it('a silent authorization (prompt=none) signs in again while the session lasts', async () => {

@@ -42,6 +42,12 @@ export interface IdentityOptions {
   port: number;
   /** The app origins allowed to sign in (redirect URIs, CORS, registration goto), e.g. http://localhost:4321. */
   appOrigins: string[];
+  /**
+   * Further origins the logout may return to (their root is a registered post-logout redirect
+   * URI, as the "Sign-out URLs" of the tenant's client): the other sites' hosts, whose visitors
+   * sign in on the main site and return to their own site at logout.
+   */
+  signOutOrigins?: string[];
   /** Where users.sqlite and keys.json live (created when missing). */
   dataDir: string;
   /** The seed of an empty store; emulators/data/identity/users.json by default. */
@@ -113,6 +119,7 @@ const RegisterForm = v.object({
 export async function startIdentity(opts: IdentityOptions): Promise<RunningIdentity> {
   const quiet = !!opts.quiet;
   const appOrigins = opts.appOrigins.map((o) => new URL(o).origin);
+  const signOutOrigins = [...new Set([...appOrigins, ...(opts.signOutOrigins ?? []).map((o) => new URL(o).origin)])];
   const ttl = opts.accessTokenTtl ?? 3600;
   const store = new UserStore(opts.dataDir);
   const registrationKeys = new IdempotencyKeys(store.db);
@@ -188,7 +195,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<RunningIdent
       grant_types: ['authorization_code'],
       response_types: ['code', 'none'],
       redirect_uris: appOrigins.flatMap(redirectUris),
-      post_logout_redirect_uris: appOrigins.map((o) => `${o}/`),
+      post_logout_redirect_uris: signOutOrigins.map((o) => `${o}/`),
       scope: SCOPE,
     }],
     responseTypes: ['code', 'none'],

@@ -3,6 +3,8 @@ import { json } from '../../lib/http/json.ts';
 import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from './bearer.server.ts';
+import { originFor } from '../../site/links.ts';
+import { RETURN_PARAM, returnTarget, siteHosts, siteOrigins } from '../../site/return-target.ts';
 
 /** GET /api/mykomax/session: the subject and scope of the caller's verified access token (no-store). */
 export const getSession = endpoint(READ_ONLY, async (context: APIContext) => {
@@ -12,15 +14,24 @@ export const getSession = endpoint(READ_ONLY, async (context: APIContext) => {
 });
 
 /**
- * GET /api/mykomax/register?locale=de-ch: the provider's registration page (a redirect), returning
- * to the localized /mykomax after sign-in. A route rather than a link in the page, so a prerendered
- * header never carries the provider's address (it comes from the environment).
+ * GET /api/mykomax/register?locale=de-ch[&return=<page>]: the provider's registration page (a
+ * redirect), returning to the main site's localized /mykomax after sign-in (whatever host the
+ * request came to: a sub-site has no customer area). `return`, a page of a configured site
+ * (src/site/return-target.ts), travels on so that logout leads back to it; any other is refused.
+ * A route rather than a link in the page, so a prerendered header never carries the provider's
+ * address (it comes from the environment).
  */
 export const getRegister = endpoint(READ_ONLY, async ({ url, locals }: APIContext) => {
   const locale = url.searchParams.get('locale') ?? 'en';
   if (!/^[a-z]{2}(?:-[a-z]{2})?$/.test(locale)) return json({ error: 'locale must be a locale code such as en or de-ch' }, 400);
-  const { identity } = apiContext(locals).services;
-  return new Response(null, { status: 302, headers: { Location: registrationUrl(identity.issuer, `${url.origin}/${locale}/mykomax`), 'Cache-Control': 'no-store' } });
+  const { services, system } = apiContext(locals);
+  const raw = url.searchParams.get(RETURN_PARAM);
+  const back = raw === null ? null : returnTarget(raw, siteOrigins(siteHosts(system.sites), url));
+  if (raw !== null && !back) return json({ error: 'return must be the address of a page of one of our sites' }, 400);
+  const main = system.sites.find((s) => s.isMain);
+  const goto = new URL(`${originFor(main, url) || url.origin}/${locale}/mykomax`);
+  if (back) goto.searchParams.set(RETURN_PARAM, back);
+  return new Response(null, { status: 302, headers: { Location: registrationUrl(services.identity.issuer, goto.href), 'Cache-Control': 'no-store' } });
 });
 
 /**

@@ -1,4 +1,4 @@
-import { ensureSession } from '../../lib/identity/session.ts';
+import { ensureSession, rememberReturnSite } from '../../lib/identity/session.ts';
 import { portalNavItems } from '../dashboard/portal-nav.ts';
 import { showSignInFailure } from './failure.ts';
 
@@ -9,9 +9,11 @@ export const SESSION_READY_EVENT = 'kmx:session-ready';
  * Every customer-area page (src/layouts/CustomerArea.astro): shows "signing in…" over the
  * invisible page until the session is ready, then the page and the portal navigation with only the
  * pages the user's roles open (the others leave the document); a failed sign-in shows the error
- * with its countdown instead.
+ * with its countdown instead. A visitor coming from another site's page (`?return=`) goes back
+ * there at logout.
  */
 export function bootCustomerArea(): void {
+  rememberReturnSite();
   const content = document.querySelector<HTMLElement>('[data-customer-area-content]');
   const nav = document.querySelector<HTMLElement>('[data-portal-nav]');
   ensureSession().then(({ user }) => {

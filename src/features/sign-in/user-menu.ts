@@ -1,11 +1,18 @@
 import { readSignedIn, SIGNED_IN_EVENT, SIGNED_IN_KEY } from '../../lib/identity/storage.ts';
+import { withReturn } from '../../site/return-target.ts';
 
 /**
  * The header's user menu (plain script, on every page): signed out it offers log in and
  * register, signed in the initials and the customer-area entries. It reads only the non-secret
  * signed-in record the session code writes (names, initials); no sign-in code loads here.
+ * On a site with its own host the links lead to the main site's customer area: they get this
+ * page as the way back (`?return=`), added here so the prerendered menu is one for every page.
  */
 export function initUserMenu(): void {
+  const here = new URL(location.href);
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-user-menu] a[href]')) {
+    link.href = withReturn(link.getAttribute('href')!, here);
+  }
   const render = () => {
     const record = readSignedIn();
     for (const menu of document.querySelectorAll<HTMLElement>('[data-user-menu]')) {

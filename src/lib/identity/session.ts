@@ -6,9 +6,11 @@ import { createPkce } from './pkce.ts';
 import { authorizeUrl, exchangeCode, fetchUserInfo } from './protocol.ts';
 import { silentFrame } from './silent-frame.ts';
 import {
-  clearSession, clearSignIn, clearTokens, identityLog, readSignIn, readTokens, readUser, saveSignIn, writeTokens, writeUser,
+  clearReturnSite, clearSession, clearSignIn, clearTokens, identityLog, readReturnSite, readSignIn, readTokens, readUser, saveReturnSite, saveSignIn,
+  writeTokens, writeUser,
 } from './storage.ts';
 import { renewDelay, shouldReuse, type TokenSet } from './tokens.ts';
+import { RETURN_PARAM, returnTarget, signOutReturnUri, siteOrigins } from '../../site/return-target.ts';
 import { userFromUserInfo, type AuthenticatedUser } from './user.ts';
 
 export type { AuthenticatedUser } from './user.ts';
@@ -28,6 +30,8 @@ export interface IdentityPageConfig {
   language: string;
   /** The full locale of the page (`de-ch`): where the visitor returns to after signing in. */
   locale: string;
+  /** The hosts of the site configuration: a `?return=` address must be on one of them. */
+  siteHosts: string[];
 }
 
 export interface Session {
@@ -43,7 +47,27 @@ export function readIdentityConfig(doc: Document = document): IdentityPageConfig
   const el = doc.getElementById(CONFIG_ELEMENT_ID);
   const d = el?.dataset ?? {};
   if (!d.issuer || !d.clientId || !d.language || !d.locale) throw new Error('The page names no identity provider (#identity-config)');
-  return { issuer: d.issuer, clientId: d.clientId, language: d.language, locale: d.locale };
+  return { issuer: d.issuer, clientId: d.clientId, language: d.language, locale: d.locale, siteHosts: (d.siteHosts ?? '').split(' ').filter(Boolean) };
+}
+
+/** A return address on one of the configured sites' hosts (in this page's host family), else null. */
+function allowedReturn(cfg: IdentityPageConfig, raw: string | null): string | null {
+  return returnTarget(raw, siteOrigins(cfg.siteHosts, new URL(location.href)));
+}
+
+/**
+ * A sub-site's link into the customer area names its page (`?return=`, src/site/return-target.ts):
+ * remembered for this tab, so logout returns to that site, and dropped from the address bar. A
+ * return address on any other host is ignored (no open redirect).
+ */
+export function rememberReturnSite(): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has(RETURN_PARAM)) return;
+  const target = allowedReturn(readIdentityConfig(), url.searchParams.get(RETURN_PARAM));
+  if (target) saveReturnSite(target);
+  else identityLog('warn', 'ignored a return address outside the configured sites');
+  url.searchParams.delete(RETURN_PARAM);
+  history.replaceState(history.state, '', url.href);
 }
 
 let client: OidcClient | null = null;
@@ -195,21 +219,27 @@ export async function completeSignIn(search: string = location.search): Promise<
 
 /**
  * Logout (spec §4 step 5): revokes the tokens, clears token and user, and ends the provider's
- * session, which returns to the home page.
+ * session, which returns to the home page, or to the site the visitor came from
+ * ({@link rememberReturnSite}: the root of its host, the only address the provider returns to;
+ * straight to the page itself when there is no provider session to end).
  */
 export async function signOut(): Promise<void> {
   clearTimeout(renewTimer);
   const cfg = readIdentityConfig();
   const tokens = storedTokens();
+  const back = allowedReturn(cfg, readReturnSite());
   clearSession();
-  let target = '/';
+  clearReturnSite();
+  let target = back ?? '/';
   if (tokens) {
     await revoke(cfg, tokens);
+    const postLogout = back ? signOutReturnUri(back) : `${location.origin}/`;
     try {
-      const request = await oidc(cfg).createSignoutRequest({ ...(tokens.idToken ? { id_token_hint: tokens.idToken } : {}), post_logout_redirect_uri: `${location.origin}/` });
+      const request = await oidc(cfg).createSignoutRequest({ ...(tokens.idToken ? { id_token_hint: tokens.idToken } : {}), post_logout_redirect_uri: postLogout });
       target = request.url;
     } catch (err) {
       identityLog('error', `end session: ${(err as Error).message}`);
+      target = postLogout;
     }
   }
   location.assign(target);

@@ -12,6 +12,8 @@ import { parseSignedInRecord, signedInRecord, type AuthenticatedUser, type Signe
 export const TOKENS_KEY = 'kmx.identity.tokens';
 export const USER_KEY = 'kmx.identity.user';
 export const SIGN_IN_KEY = 'kmx.identity.signIn';
+/** The page of another site the visitor came to the customer area from (this tab only): logout returns there. */
+export const RETURN_SITE_KEY = 'kmx.identity.returnSite';
 /** Read by the header's user menu (src/features/sign-in/user-menu.ts) with a plain script. */
 export const SIGNED_IN_KEY = 'kmx.signedIn';
 /** Where the token set is kept (the spec's error names the storage). */
@@ -117,4 +119,17 @@ export function readSignIn(): SavedSignIn | null {
 
 export function clearSignIn(): void {
   remove(sessionStorage, SIGN_IN_KEY);
+}
+
+/** Remembers the page of another site to return to at logout (validated by the caller, again when read). */
+export function saveReturnSite(url: string): void {
+  write(sessionStorage, RETURN_SITE_KEY, url);
+}
+
+export function readReturnSite(): string | null {
+  return read(sessionStorage, RETURN_SITE_KEY);
+}
+
+export function clearReturnSite(): void {
+  remove(sessionStorage, RETURN_SITE_KEY);
 }
