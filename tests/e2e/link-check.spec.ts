@@ -13,15 +13,6 @@ const DIST = join(process.cwd(), process.env.DIST_DIR ?? 'dist');
 const CONCURRENCY = 6;
 const MAX_REDIRECTS = 5;
 
-/**
- * Links the check knows are broken and that another branch fixes; remove an entry once it is merged.
- * Fixed by item 1 (branch i29-subsite-auth): a sub-site's user menu links its own host's
- * /{locale}/mykomax… (the customer area lives on the main host).
- */
-const KNOWN_BROKEN: ((t: InternalTarget, tree: ReleaseTree) => boolean)[] = [
-  (t, tree) => t.host !== tree.main && /^\/[a-z]{2}(?:-[a-z]{2})?\/mykomax(?:[/?#]|$)/.test(t.path),
-];
-
 interface Checked { target: InternalTarget; status: number; via?: string }
 
 /** Runs `work` over `items`, at most `limit` at once. */
@@ -97,13 +88,11 @@ test('no internal link of any host answers 4xx', async () => {
     const use = c.target as LinkUse;
     return `${c.status} http://${c.target.host}${c.target.path}${c.via ? ` (${c.via})` : ''}: linked from ${use.pages} page(s), e.g. ${use.from}`;
   };
-  const allowed = broken.filter((c) => KNOWN_BROKEN.some((known) => known(c.target, tree)));
-  const report = broken.filter((c) => !allowed.includes(c)).map(describe).sort();
+  const report = broken.map(describe).sort();
   test.info().annotations.push({
     type: 'link check',
-    description: `${documents} HTML files, ${all.length} distinct internal targets: ${all.length - asked.length} answered by files, ${pages.length} asked of the server, ${images.length} image URLs over ${imageCheck.sources} sources; ${allowed.length} known broken (allow-listed)`,
+    description: `${documents} HTML files, ${all.length} distinct internal targets: ${all.length - asked.length} answered by files, ${pages.length} asked of the server, ${images.length} image URLs over ${imageCheck.sources} sources`,
   });
-  if (allowed.length) console.log(`link check: ${allowed.length} known broken links allowed (KNOWN_BROKEN):\n${allowed.map(describe).sort().join('\n')}`);
   expect(report, `${report.length} broken internal links`).toEqual([]);
 });
 
