@@ -4,7 +4,8 @@ import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { fill } from '../../i18n/island.ts';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { UserListSchema } from '../user-admin/client.ts';
-import { computeTiles, SERVICES, type CustomerAreaSettings, type TilePaths } from './tiles.ts';
+import { computeTiles, type CustomerAreaSettings, type TilePaths } from './tiles.ts';
+import { SERVICES } from '../customer-area/roles.ts';
 import { tileViews, type DashboardMessages, type TileView } from './view.ts';
 import { loadWork, workFigures, workHref, type WorkFigure, type WorkSources, type WorkValues } from './work.ts';
 

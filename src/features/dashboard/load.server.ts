@@ -3,7 +3,8 @@ import { getLogger } from '../../lib/log/index.ts';
 import { CUSTOMER_AREA_PATHS, localizedPath } from '../../site/paths.ts';
 import { registrationUrl } from '../sign-in/api.server.ts';
 import type { PageContext } from '../platform/context.ts';
-import { SERVICES, type CustomerAreaSettings, type ServiceId, type TilePaths } from './tiles.ts';
+import { type CustomerAreaSettings, type TilePaths } from './tiles.ts';
+import { SERVICES, type ServiceId } from '../customer-area/roles.ts';
 
 const log = getLogger('dashboard');
 

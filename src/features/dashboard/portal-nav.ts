@@ -1,4 +1,4 @@
-import { roleStatuses } from './tiles.ts';
+import { roleStatuses } from '../customer-area/roles.ts';
 
 /*
  * The myKomax portal navigation (issue 29 item 16): the customer area's own pages, each shown only

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { campusStatus, computeTiles, directStatus, roleStatuses, SERVICES, wireFlowUserType, withReturn, type CustomerAreaSettings, type TilePaths } from './tiles.ts';
+import { computeTiles, withReturn, type CustomerAreaSettings, type TilePaths } from './tiles.ts';
+import { campusStatus, directStatus, roleStatuses, SERVICES, wireFlowUserType } from '../customer-area/roles.ts';
 
 const settings: CustomerAreaSettings = {
   directServiceUrl: 'https://direct.example.test/',

@@ -1,5 +1,6 @@
 import { fill, type IslandMessages } from '../../i18n/island.ts';
-import type { ServiceId, Tile, TileStatus } from './tiles.ts';
+import type { Tile } from './tiles.ts';
+import type { ServiceId, TileStatus } from '../customer-area/roles.ts';
 
 /*
  * The dashboard's view model: what each tile card shows (title, description, status text, a note,

@@ -1,6 +1,6 @@
 import type { TicketStatus } from '../../lib/ticketing/types.ts';
 import { OPEN_STATUSES } from '../tickets/view.ts';
-import { roleStatuses } from './tiles.ts';
+import { roleStatuses } from '../customer-area/roles.ts';
 
 /*
  * The dashboard's work to do (issue 29 item 16): open tickets, tickets waiting for the customer,

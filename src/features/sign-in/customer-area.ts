@@ -1,5 +1,4 @@
 import { ensureSession, rememberReturnSite } from '../../lib/identity/session.ts';
-import { portalNavItems } from '../dashboard/portal-nav.ts';
 import { showSignInFailure } from './failure.ts';
 
 /** Fired on `document` when the customer area's session is ready (`detail.user`). */
@@ -7,19 +6,18 @@ export const SESSION_READY_EVENT = 'kmx:session-ready';
 
 /**
  * Every customer-area page (src/layouts/CustomerArea.astro): shows "signing in…" over the
- * invisible page until the session is ready, then the page and the portal navigation with only the
- * pages the user's roles open (the others leave the document); a failed sign-in shows the error
- * with its countdown instead. A visitor coming from another site's page (`?return=`) goes back
- * there at logout.
+ * invisible page until the session is ready, then the page and the portal navigation, which
+ * `keepNavItem` (the layout's rule: the pages the user's roles open) has trimmed first; a failed
+ * sign-in shows the error with its countdown instead. A visitor coming from another site's page
+ * (`?return=`) goes back there at logout.
  */
-export function bootCustomerArea(): void {
+export function bootCustomerArea(keepNavItem: (item: string, roles: readonly string[]) => boolean): void {
   rememberReturnSite();
   const content = document.querySelector<HTMLElement>('[data-customer-area-content]');
   const nav = document.querySelector<HTMLElement>('[data-portal-nav]');
   ensureSession().then(({ user }) => {
-    const allowed = new Set<string>(portalNavItems(user.roles));
     for (const item of nav?.querySelectorAll<HTMLElement>('[data-portal-item]') ?? []) {
-      if (!allowed.has(item.dataset.portalItem ?? '')) item.remove();
+      if (!keepNavItem(item.dataset.portalItem ?? '', user.roles)) item.remove();
     }
     document.querySelector('[data-sign-in-status]')?.setAttribute('hidden', '');
     nav?.removeAttribute('data-pending');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeTiles, ROLES, type CustomerAreaSettings } from '../dashboard/tiles.ts';
+import { computeTiles, type CustomerAreaSettings } from '../dashboard/tiles.ts';
+import { ROLES } from '../customer-area/roles.ts';
 import { hasServiceAccess, SERVICE_TILES, type CustomerService } from './access.ts';
 
 const NO_SETTINGS: CustomerAreaSettings = {

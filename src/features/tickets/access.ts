@@ -1,4 +1,4 @@
-import { roleStatuses, type ServiceId } from '../dashboard/tiles.ts';
+import { roleStatuses, type ServiceId } from '../customer-area/roles.ts';
 
 /**
  * Which customer service a page belongs to, and its dashboard tile: one table (the dashboard's
