@@ -86,7 +86,10 @@ export function routeSourceContext(input: SourceContextInput): RouteSourceContex
       const recorder = { get: <T>(key: readonly KeyPart[], l: () => Promise<T>) => { read.add(keyString(key)); return data.get(key, l); } };
       const model = await load({ data: recorder, content, services }, req);
       const keys = [...read].sort();
-      const values = await Promise.all(keys.map((k) => data.valueOf(k)));
+      // A read that failed and that the loader handled (a page showing an unknown product leaves it
+      // out) counts as its failure: the route is fingerprinted with it, and renders again once the
+      // record exists. A failure the loader did not handle has already failed the build above.
+      const values = await Promise.all(keys.map((k) => data.valueOf(k).catch((err: unknown) => ({ failedRead: err instanceof Error ? err.message : String(err) }))));
       onBuilt?.(pagePath, keys, values);
       return { model, recordHashes: keys.map((k, i) => `${k}=${hash(values[i])}`) };
     },
