@@ -20,9 +20,11 @@ import { stemmer as hungarianStemmer } from '@orama/stemmers/hungarian';
 import { stemmer as portugueseStemmer } from '@orama/stemmers/portuguese';
 import { stemmer as romanianStemmer } from '@orama/stemmers/romanian';
 import { stemmer as spanishStemmer } from '@orama/stemmers/spanish';
+import { UI_LANGUAGES } from '../../site/locale.ts';
 import { SearchError } from './types.ts';
 
-export const LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
+/** The search indexes one language each of the interface (a new language needs its stop words below). */
+export const LANGUAGES = UI_LANGUAGES;
 export type Language = (typeof LANGUAGES)[number];
 
 const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
