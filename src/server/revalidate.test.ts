@@ -270,7 +270,7 @@ describe('createRevalidation: POST /api/revalidate', () => {
     ['{"ids":[""]}', /^Invalid body: ids\.0: ids must not contain empty strings$/],
     ['{"slugs":["Not Kebab"]}', /^Invalid body: slugs\.0: slugs must be lowercase-kebab$/],
     ['{"all":"yes"}', /^Invalid body: all: all must be true or false$/],
-    ['{"other":1}', /^Invalid body: other:/],
+    ['{"other":1}', /^Invalid body: other: Unknown field: other$/],
     ['{"records":[{"model":"page"}]}', /^Invalid body: records\.0\.id: /],
     ['{"records":[{"model":"page","id":""}]}', /^Invalid body: records\.0\.id: records\[\]\.id must not be empty$/],
   ])('answers 400 to the body %s and runs nothing', async (body, message) => {

@@ -11,6 +11,7 @@ import { revalidationFailureAnswer, runFailureError, type RunFailure } from './r
 import { bodyRefusal, checkBodyHeaders, JSON_TYPE, readBoundedText } from '../lib/http/body.ts';
 import { rateLimited, type EndpointLimits } from '../lib/http/endpoint.ts';
 import { rateLimiter } from '../lib/http/rate-limit.ts';
+import { issueMessage } from '../lib/http/input.ts';
 
 /** Young generation of the prerender thread (see where it is started). */
 const PRERENDER_YOUNG_GENERATION_MB = 96;
@@ -239,8 +240,8 @@ export function createRevalidation(opts: {
     }
     const parsed = v.safeParse(RevalidateBody, body);
     if (!parsed.success) {
-      const issue = parsed.issues[0];
-      json(res, 400, { error: `Invalid body: ${v.getDotPath(issue) ?? 'body'}: ${issue.message}` });
+      // The webhook's own answer shape (`{ error }`, as its CMS logs it), in the wording every endpoint uses.
+      json(res, 400, { error: `Invalid body: ${v.getDotPath(parsed.issues[0]) ?? 'body'}: ${issueMessage(parsed.issues).message}` });
       return true;
     }
     try {

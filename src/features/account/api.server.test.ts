@@ -119,7 +119,8 @@ describe('PATCH /api/account/profile', () => {
   ])('%s is a clear 400', async (_name, body, message) => {
     const res = await call(handlers.patchProfile, { method: 'PATCH', token: 'token-u1', body });
     expect(res.status).toBe(400);
-    expect((res.body as { error: string }).error).toContain(message);
+    expect(res.body).toMatchObject({ error: 'bad-request' });
+    expect((res.body as { message: string }).message).toContain(message);
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -153,7 +154,8 @@ describe('POST /api/account/password', () => {
     expect((await call(handlers.postPassword, { method: 'POST', token: 'token-intern', body: { currentPassword: 'Komax-Demo-2026', newPassword: 'Better-Pass-2027' } })).status).toBe(403);
     const res = await call(handlers.postPassword, { method: 'POST', token: 'token-u1', body: { newPassword: 'Better-Pass-2027' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'currentPassword is required' });
+    // The one refusal shape of every endpoint (src/lib/http/input.ts), with the field a form highlights.
+    expect(res.body).toEqual({ error: 'bad-request', message: 'currentPassword is required', detail: { field: 'currentPassword' } });
   });
 });
 

@@ -1,14 +1,15 @@
 import type { APIContext, APIRoute } from 'astro';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
-import { IGNORED_JSON_BODY, JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
+import { IGNORED_JSON_BODY, JSON_TYPE, NO_BODY } from '../../lib/http/body.ts';
+import { checked } from '../../lib/http/input.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
   changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type PolicyFailure, type Profile,
 } from '../../lib/identity/management.ts';
 import { apiContext } from '../platform/context.ts';
-import { requireUser } from '../sign-in/bearer.server.ts';
+import { requireUser, type CustomerUser, type UserGuard } from '../sign-in/bearer.server.ts';
 import { missingRequired, PasswordBody, ProfileBody } from './schema.ts';
 
 /*
@@ -19,8 +20,7 @@ import { missingRequired, PasswordBody, ProfileBody } from './schema.ts';
  * Answers are never cached (`Cache-Control: no-store`).
  */
 
-/** What `requireUser` (src/features/sign-in/bearer.server.ts) gives: the verified claims and the token, or the 401 to send. */
-export type UserGuard = (context: APIContext) => Promise<{ claims: { sub: string; scope: string[] }; accessToken: string } | Response>;
+export type { UserGuard } from '../sign-in/bearer.server.ts';
 
 const log = getLogger('account');
 const MAX_BODY = 8 * 1024;
@@ -31,26 +31,6 @@ export type ProfileResponse = Profile;
 /** 422 body: the failed policies (or our own required check), for the form to show per field. */
 export interface FailuresResponse {
   failures: PolicyFailure[];
-}
-
-/** Reads a JSON body: 415 without JSON, 413 when too large, 400 when malformed or refused by the schema. */
-async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
-  const body = await readJsonBody(request, MAX_BODY);
-  if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'Send JSON (Content-Type: application/json).' }, 415) };
-  if (body.kind === 'too-large') return { ok: false, response: json({ error: 'Request body too large.' }, 413) };
-  if (body.kind === 'malformed') return { ok: false, response: json({ error: 'The body is not valid JSON.' }, 400) };
-  if (Array.isArray(body.value)) return { ok: false, response: json({ error: 'The body must be a JSON object.' }, 400) };
-  const parsed = v.safeParse(schema, body.value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const key = issue.path?.at(-1)?.key;
-    const name = String(key).slice(0, 50);
-    const error = issue.type !== 'strict_object' ? issue.message
-      : key === undefined ? 'The body must be a JSON object.'
-      : issue.expected === 'never' ? `Unknown field: ${name}` : `${name} is required`;
-    return { ok: false, response: json({ error }, 400) };
-  }
-  return { ok: true, value: parsed.output };
 }
 
 /** An identity-management failure as our answer. */
@@ -85,44 +65,39 @@ function failureResponse(err: unknown, operation: string): Response {
 
 /** The account API's handlers for a given guard (the routes use B's `requireUser`; tests pass their own). */
 export function accountHandlers(requireUser: UserGuard): { getProfile: APIRoute; patchProfile: APIRoute; postPassword: APIRoute; postMfaReset: APIRoute; deleteAccount: APIRoute } {
-  /** Runs `action` for a signed-in user; answers 401 (the guard's) otherwise. */
-  const forUser = (operation: string, action: (ctx: { context: APIContext; sub: string; accessToken: string }) => Promise<Response>): APIRoute => async (context) => {
-    const user = await requireUser(context);
-    if (user instanceof Response) return user;
-    try {
-      return await action({ context, sub: user.claims.sub, accessToken: user.accessToken });
-    } catch (err) {
-      return failureResponse(err, operation);
-    }
-  };
+  /** `action` for a signed-in user with its checked body; identity management's failures as our answers. */
+  const forUser = <B extends v.GenericSchema | undefined = undefined>(operation: string, body: B, action: (ctx: { context: APIContext; sub: string; accessToken: string; body: B extends v.GenericSchema ? v.InferOutput<B> : undefined }) => Promise<Response>): APIRoute =>
+    checked<APIContext, CustomerUser, B>({ auth: requireUser, body, maxBytes: MAX_BODY }, async ({ context, user, body: value }) => {
+      try {
+        return await action({ context, sub: user.claims.sub, accessToken: user.accessToken, body: value });
+      } catch (err) {
+        return failureResponse(err, operation);
+      }
+    });
   const config = (context: APIContext) => apiContext(context.locals).services.identity;
 
   return {
     /** GET /api/account/profile → 200 Profile. */
-    getProfile: forUser('getProfile', async ({ context, sub, accessToken }) => json(await getProfile(config(context), accessToken, sub) satisfies ProfileResponse)),
+    getProfile: forUser('getProfile', undefined, async ({ context, sub, accessToken }) => json(await getProfile(config(context), accessToken, sub) satisfies ProfileResponse)),
 
     /** PATCH /api/account/profile, JSON with the fields to change → 200 Profile; 422 failures; 403 internal account. */
-    patchProfile: forUser('updateProfile', async ({ context, sub, accessToken }) => {
-      const body = await bodyOf(context.request, ProfileBody);
-      if (!body.ok) return body.response;
-      const missing = missingRequired(body.value, 'present');
+    patchProfile: forUser('updateProfile', ProfileBody, async ({ context, sub, accessToken, body }) => {
+      const missing = missingRequired(body, 'present');
       if (missing.length) return json({ failures: missing.map((field) => ({ field, code: 'REQUIRED', params: {} })) } satisfies FailuresResponse, 422);
-      return json(await updateProfile(config(context), accessToken, sub, body.value) satisfies ProfileResponse);
+      return json(await updateProfile(config(context), accessToken, sub, body) satisfies ProfileResponse);
     }),
 
     /** POST /api/account/password, JSON { currentPassword, newPassword } → 204; 422 failures (policy, wrong current password); 403 internal account. */
-    postPassword: forUser('changePassword', async ({ context, sub, accessToken }) => {
-      const body = await bodyOf(context.request, PasswordBody);
-      if (!body.ok) return body.response;
-      await changePassword(config(context), accessToken, sub, body.value.currentPassword, body.value.newPassword);
+    postPassword: forUser('changePassword', PasswordBody, async ({ context, sub, accessToken, body }) => {
+      await changePassword(config(context), accessToken, sub, body.currentPassword, body.newPassword);
       return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
     }),
 
     /** POST /api/account/mfa-reset → 200 { mfaDevices: 0 } (internal accounts too). */
-    postMfaReset: forUser('resetMfa', async ({ context, sub, accessToken }) => json({ mfaDevices: await resetMfa(config(context), accessToken, sub) })),
+    postMfaReset: forUser('resetMfa', undefined, async ({ context, sub, accessToken }) => json({ mfaDevices: await resetMfa(config(context), accessToken, sub) })),
 
     /** DELETE /api/account → 204; the user's sessions end with the account. */
-    deleteAccount: forUser('deleteAccount', async ({ context, sub, accessToken }) => {
+    deleteAccount: forUser('deleteAccount', undefined, async ({ context, sub, accessToken }) => {
       await deleteAccount(config(context), accessToken, sub);
       log.info('account deleted');
       return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });

@@ -6,6 +6,15 @@ import { apiContext } from '../platform/context.ts';
 
 export type { VerifiedClaims } from '../../lib/identity/verify.server.ts';
 
+/** The signed-in caller of a customer-area API: the verified claims and the token (to act on the user's behalf). */
+export interface CustomerUser {
+  claims: VerifiedClaims;
+  accessToken: string;
+}
+
+/** The guard of a customer-area API (`requireUser`; tests pass their own): the caller, or the answer refusing them. */
+export type UserGuard = (context: APIContext) => Promise<CustomerUser | Response>;
+
 const log = getLogger('sign-in');
 
 /** A 401 answer (RFC 6750): JSON `{ error }`, `WWW-Authenticate: Bearer`, never stored. */
@@ -31,10 +40,9 @@ export const IDENTITY_UNAVAILABLE = 'The identity provider could not confirm the
  * last IDENTITY_INTROSPECTION_CACHE_SECONDS) and the token itself (to call identity management on
  * the user's behalf), or the 401 to answer (503 when the provider cannot confirm it).
  * @example
- *   const auth = await requireUser(context);
- *   if (auth instanceof Response) return auth;
+ *   export const getThing = endpoint(READ_ONLY, checked({ auth: requireUser }, ({ user }) => json({ sub: user.claims.sub })));
  */
-export async function requireUser(context: APIContext): Promise<{ claims: VerifiedClaims; accessToken: string } | Response> {
+export const requireUser: UserGuard = async (context) => {
   const accessToken = bearerToken(context.request.headers.get('authorization'));
   if (!accessToken) return unauthorized('An access token is required (Authorization: Bearer …)');
   const { identity } = apiContext(context.locals).services;
@@ -57,4 +65,4 @@ export async function requireUser(context: APIContext): Promise<{ claims: Verifi
     }
     return unauthorized((err as Error).message, true);
   }
-}
+};

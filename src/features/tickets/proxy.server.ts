@@ -11,7 +11,8 @@ import { rewriteFileUrls } from '../../lib/ticketing/rewrite.ts';
 import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import { forwardGraphQL, openFile, UPLOAD_IDLE_MS } from '../../lib/ticketing/upstream.server.ts';
 import { apiContext } from '../platform/context.ts';
-import { requireUser } from '../sign-in/bearer.server.ts';
+import { requireUser, type CustomerUser } from '../sign-in/bearer.server.ts';
+import { checked } from '../../lib/http/input.ts';
 import { gateJson, gateMultipart } from './proxy-gate.server.ts';
 
 /**
@@ -59,9 +60,7 @@ export function downloadLink(config: TicketingConfig, sub: string, token: string
 }
 
 /** POST /api/ticketing/graphql: JSON or GraphQL multipart, streamed through (see the module comment). */
-export const graphQLHandler: APIRoute = async (context: APIContext) => {
-  const auth = await requireUser(context);
-  if (auth instanceof Response) return auth;
+export const graphQLHandler: APIRoute = checked<APIContext, CustomerUser>({ auth: requireUser }, async ({ context, user: auth }) => {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   const multipart = MULTIPART_TYPE.test(contentType);
@@ -115,7 +114,7 @@ export const graphQLHandler: APIRoute = async (context: APIContext) => {
   const origin = new URL(config.endpoint).origin;
   const body = rewriteFileUrls(withoutInternals(result.body), origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
   return json(body, statusForAnswer(result.status, body));
-};
+});
 
 /**
  * A GraphQL answer without what only the service's developers need: a stack trace or an

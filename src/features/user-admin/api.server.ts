@@ -1,7 +1,8 @@
 import type { APIContext, APIRoute } from 'astro';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
-import { JSON_TYPE, NO_BODY, readJsonBody } from '../../lib/http/body.ts';
+import { JSON_TYPE, NO_BODY } from '../../lib/http/body.ts';
+import { checked, readInput, type CheckedInput, type InputRules } from '../../lib/http/input.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { idempotentAnswer } from '../../lib/idempotency/http.ts';
 import { getLogger } from '../../lib/log/index.ts';
@@ -10,7 +11,7 @@ import {
 } from '../../lib/identity/admin.ts';
 import type { ManagementConfig } from '../../lib/identity/management.ts';
 import { apiContext } from '../platform/context.ts';
-import { requireUser } from '../sign-in/bearer.server.ts';
+import { requireUser, type CustomerUser, type UserGuard } from '../sign-in/bearer.server.ts';
 import { administers, callerOf, decide, permissionsOf, reach, targetOf, withPermissions, type Caller, type Decision, type Denial } from './policy.ts';
 import { ActionBody, ApplicationParam, IdParam, InvitationBody, ListQuery, OrguidParam } from './schema.ts';
 
@@ -28,43 +29,13 @@ import { ActionBody, ApplicationParam, IdParam, InvitationBody, ListQuery, Orgui
  * endpoint's detail (existing e-mail: `userId`, `permitted`), 502 identity management down.
  */
 
-export type UserGuard = (context: APIContext) => Promise<{ claims: { sub: string; scope: string[] }; accessToken: string } | Response>;
+export type { UserGuard } from '../sign-in/bearer.server.ts';
 
 /** The message the detail page shows for a 403 (spec §6). */
 export const NO_PERMISSION_KEY = 'userAdmin.error.noPermission';
 
 const log = getLogger('user-admin');
 const MAX_BODY = 8 * 1024;
-
-const badRequest = (message: string, field?: string) => json({ error: 'bad-request', message, ...(field ? { detail: { field } } : {}) }, 400);
-
-function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { message: string; field?: string } {
-  const issue = issues[0]!;
-  const key = issue.path?.[0]?.key;
-  const field = typeof key === 'string' ? key.slice(0, 50) : undefined;
-  if (issue.type === 'strict_object' && field && issue.expected === 'never') return { message: `Unknown field: ${field}`, field };
-  if (issue.type === 'strict_object' && field === undefined) return { message: 'The body must be a JSON object.' };
-  return { message: issue.message, field };
-}
-
-async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
-  const body = await readJsonBody(request, MAX_BODY);
-  if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415) };
-  if (body.kind === 'too-large') return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' }, 413) };
-  if (body.kind === 'malformed') return { ok: false, response: badRequest('The body is not valid JSON.') };
-  if (Array.isArray(body.value)) return { ok: false, response: badRequest('The body must be a JSON object.') };
-  const parsed = v.safeParse(schema, body.value);
-  if (!parsed.success) {
-    const { message, field } = firstIssue(parsed.issues);
-    return { ok: false, response: badRequest(message, field) };
-  }
-  return { ok: true, value: parsed.output };
-}
-
-function param<S extends v.GenericSchema>(context: APIContext, name: string, schema: S): { ok: true; value: v.InferOutput<S> } | { ok: false; response: Response } {
-  const parsed = v.safeParse(schema, context.params[name] ?? '');
-  return parsed.success ? { ok: true, value: parsed.output } : { ok: false, response: badRequest(parsed.issues[0]!.message, name) };
-}
 
 /** An identity-management failure as our answer. */
 export function failureResponse(err: unknown, operation: string): Response {
@@ -96,7 +67,9 @@ export function failureResponse(err: unknown, operation: string): Response {
   }
 }
 
-type Handler = (ctx: { context: APIContext; accessToken: string; sub: string; config: ManagementConfig }) => Promise<Response>;
+type Schemas = Record<string, v.GenericSchema>;
+/** What an action receives: the checked input, and the administrator's token, subject and identity management. */
+type AdminInput<B, P extends Schemas, Q> = CheckedInput<APIContext, CustomerUser, B, P, Q> & { accessToken: string; sub: string; config: ManagementConfig };
 
 const DENIAL_MESSAGES: Record<Denial, string> = {
   'internal-account': 'Not permitted for this user',
@@ -143,29 +116,24 @@ function answerAfter(caller: Caller, user: UserDetail): Response {
 
 /** The handlers for a given guard (the routes use `requireUser`; tests pass their own). */
 export function userAdminHandlers(guard: UserGuard) {
-  const forAdmin = (operation: string, action: Handler): APIRoute => async (context) => {
-    const user = await guard(context);
-    if (user instanceof Response) return user;
+  /** `action` behind the guard and its input checks; identity management's failures as our answers. */
+  const forAdmin = <B extends v.GenericSchema | undefined = undefined, P extends Schemas = Record<never, never>, Q extends v.GenericSchema | undefined = undefined>(
+    operation: string, rules: Omit<InputRules<APIContext, CustomerUser, B, P, Q>, 'auth' | 'maxBytes'>, action: (input: AdminInput<B, P, Q>) => Promise<Response>,
+  ): APIRoute => checked<APIContext, CustomerUser, B, P, Q>({ ...rules, auth: guard, maxBytes: MAX_BODY }, async (input) => {
     try {
-      return await action({ context, accessToken: user.accessToken, sub: user.claims.sub, config: apiContext(context.locals).services.identity });
+      return await action({ ...input, accessToken: input.user.accessToken, sub: input.user.claims.sub, config: apiContext(input.context.locals).services.identity });
     } catch (err) {
       return failureResponse(err, operation);
     }
-  };
+  });
 
   return {
     /** GET /api/user-admin/organisations → { organisations }. */
-    organisations: forAdmin('listOrganisations', async ({ accessToken, config }) => json({ organisations: await listOrganisations(config, accessToken) })),
+    organisations: forAdmin('listOrganisations', {}, async ({ accessToken, config }) => json({ organisations: await listOrganisations(config, accessToken) })),
 
     /** GET /api/user-admin/users?search=&orguid=&application=&status=&country=&sort=&page=&pageSize= → UserList. */
-    users: forAdmin('listUsers', async ({ context, accessToken, sub, config }) => {
-      const params = Object.fromEntries([...context.url.searchParams].filter(([k, value]) => value !== '' && k in ListQuery.entries));
-      const query = v.safeParse(ListQuery, params);
-      if (!query.success) {
-        const { message, field } = firstIssue(query.issues);
-        return badRequest(message, field);
-      }
-      const [{ caller }, list] = await Promise.all([loadCaller(config, accessToken, sub), listUsers(config, accessToken, query.output)]);
+    users: forAdmin('listUsers', { query: ListQuery }, async ({ query, accessToken, sub, config }) => {
+      const [{ caller }, list] = await Promise.all([loadCaller(config, accessToken, sub), listUsers(config, accessToken, query)]);
       // Identity management lists only whom the administrator reaches; a row it should not have sent is dropped (and not counted).
       const rows = list.users.filter((row) => reach(caller, targetOf(row)).allowed);
       if (rows.length < list.users.length) log.warn(`listUsers: identity management listed ${list.users.length - rows.length} users out of reach`);
@@ -174,25 +142,21 @@ export function userAdminHandlers(guard: UserGuard) {
     }),
 
     /** GET /api/user-admin/users/{id} → UserDetail. */
-    user: forAdmin('getUser', async ({ context, accessToken, sub, config }) => {
-      const id = param(context, 'id', IdParam);
-      if (!id.ok) return id.response;
-      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+    user: forAdmin('getUser', { params: { id: IdParam } }, async ({ params: { id }, accessToken, sub, config }) => {
+      const { caller, user } = await loadBoth(config, accessToken, sub, id);
       const decision = decide(caller, targetOf(user), { kind: 'view' });
       if (!decision.allowed) return refused(decision, 'getUser');
       return json(withPermissions(user, permissionsOf(caller, targetOf(user))));
     }),
 
     /** DELETE /api/user-admin/users/{id} → { id }. */
-    deleteUser: forAdmin('deleteUser', async ({ context, accessToken, sub, config }) => {
-      const id = param(context, 'id', IdParam);
-      if (!id.ok) return id.response;
-      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+    deleteUser: forAdmin('deleteUser', { params: { id: IdParam } }, async ({ params: { id }, accessToken, sub, config }) => {
+      const { caller, user } = await loadBoth(config, accessToken, sub, id);
       const decision = decide(caller, targetOf(user), { kind: 'delete' });
       if (!decision.allowed) return refused(decision, 'deleteUser');
-      await deleteUser(config, accessToken, id.value);
+      await deleteUser(config, accessToken, id);
       log.info('user deleted by an administrator');
-      return json({ id: id.value });
+      return json({ id });
     }),
 
     /**
@@ -201,8 +165,9 @@ export function userAdminHandlers(guard: UserGuard) {
      * when it opens): the same invitation sent again is made once, and the repeat gets the first
      * answer (lib/idempotency).
      */
-    invite: forAdmin('inviteUser', async ({ context, accessToken, sub, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${sub}` }, async (key) => {
-      const body = await bodyOf(context.request, InvitationBody);
+    // The body is read inside: a repeated key gets the first answer before anything else is checked.
+    invite: forAdmin('inviteUser', {}, async ({ context, accessToken, sub, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${sub}` }, async (key) => {
+      const body = await readInput(context.request, InvitationBody, MAX_BODY);
       if (!body.ok) return body.response;
       try {
         const { caller } = await loadCaller(config, accessToken, sub);
@@ -215,29 +180,19 @@ export function userAdminHandlers(guard: UserGuard) {
     })),
 
     /** POST /api/user-admin/users/{id}/access/{application} { action, status? } → UserDetail. */
-    access: forAdmin('accessAction', async ({ context, accessToken, sub, config }) => {
-      const id = param(context, 'id', IdParam);
-      if (!id.ok) return id.response;
-      const application = param(context, 'application', ApplicationParam);
-      if (!application.ok) return application.response;
-      const body = await bodyOf(context.request, ActionBody);
-      if (!body.ok) return body.response;
-      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
+    access: forAdmin('accessAction', { params: { id: IdParam, application: ApplicationParam }, body: ActionBody }, async ({ params: { id, application }, body, accessToken, sub, config }) => {
+      const { caller, user } = await loadBoth(config, accessToken, sub, id);
       const decision = decide(caller, targetOf(user), { kind: 'change-access' });
       if (!decision.allowed) return refused(decision, 'accessAction');
-      return answerAfter(caller, await accessAction(config, accessToken, id.value, application.value, body.value.action, body.value.status));
+      return answerAfter(caller, await accessAction(config, accessToken, id, application, body.action, body.status));
     }),
 
     /** DELETE /api/user-admin/users/{id}/organisations/{orguid} → UserDetail. */
-    removeMembership: forAdmin('removeMembership', async ({ context, accessToken, sub, config }) => {
-      const id = param(context, 'id', IdParam);
-      if (!id.ok) return id.response;
-      const orguid = param(context, 'orguid', OrguidParam);
-      if (!orguid.ok) return orguid.response;
-      const { caller, user } = await loadBoth(config, accessToken, sub, id.value);
-      const decision = decide(caller, targetOf(user), { kind: 'remove-membership', orguid: orguid.value });
+    removeMembership: forAdmin('removeMembership', { params: { id: IdParam, orguid: OrguidParam } }, async ({ params: { id, orguid }, accessToken, sub, config }) => {
+      const { caller, user } = await loadBoth(config, accessToken, sub, id);
+      const decision = decide(caller, targetOf(user), { kind: 'remove-membership', orguid });
       if (!decision.allowed) return refused(decision, 'removeMembership');
-      return answerAfter(caller, await removeMembership(config, accessToken, id.value, orguid.value));
+      return answerAfter(caller, await removeMembership(config, accessToken, id, orguid));
     }),
   };
 }
