@@ -91,6 +91,25 @@ const writeWithSiblings = async (file: string, text: string) => {
   await writeCompressedSiblings(file, text);
 };
 
+/**
+ * Each host's meta and, last in its tree, latest.json (once live, a changed latest.json tells the
+ * open pages of a new release). Answers the bytes of each, recorded in hosts.json (release-check.ts).
+ */
+async function writeManifests(release: NewRelease, rules: HostRules, appBuildId: string, redirects: Collected['redirects']): Promise<Record<string, number>> {
+  const { plans, releaseId, timestamp } = release;
+  const sizes: Record<string, number> = {};
+  for (const plan of plans) {
+    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId, routes: rules.get(plan.host)!, redirects };
+    const metaText = JSON.stringify(meta);
+    await writeWithSiblings(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), metaText);
+    sizes[`${plan.host}/builds/meta/${releaseId}.json`] = Buffer.byteLength(metaText);
+    const latestText = JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild);
+    await writeWithSiblings(join(plan.hostDir, 'builds/latest.json'), latestText);
+    sizes[`${plan.host}/builds/latest.json`] = Buffer.byteLength(latestText);
+  }
+  return sizes;
+}
+
 /** What the artifacts phase wrote before the publish, and what it left for after (a targeted run). */
 export interface ArtifactsPhase {
   unchanged: number;
@@ -122,7 +141,7 @@ export async function artifactsPhase(
 ): Promise<ArtifactsPhase> {
   const { opts } = state;
   const { collected } = run;
-  const { plans, releaseId, releaseRoot, timestamp } = release;
+  const { plans, releaseRoot } = release;
   const { unchanged, removed } = await settleRoutes(plans, rules);
   const { docs, touched } = searchDocuments(collected, rules, run.scope === 'targeted' && removed === 0);
   const deferTail = touched !== null;
@@ -141,18 +160,7 @@ export async function artifactsPhase(
     }
   };
   if (!deferTail) await writeSitemaps();
-  // Bytes of every manifest written, recorded in hosts.json (release-check.ts).
-  const sizes: Record<string, number> = {};
-  for (const plan of plans) {
-    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: state.entry.buildId, routes: rules.get(plan.host)!, redirects: collected.redirects };
-    const metaText = JSON.stringify(meta);
-    await writeWithSiblings(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), metaText);
-    sizes[`${plan.host}/builds/meta/${releaseId}.json`] = Buffer.byteLength(metaText);
-    // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
-    const latestText = JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild);
-    await writeWithSiblings(join(plan.hostDir, 'builds/latest.json'), latestText);
-    sizes[`${plan.host}/builds/latest.json`] = Buffer.byteLength(latestText);
-  }
+  const sizes = await writeManifests(release, rules, state.entry.buildId, collected.redirects);
   const routeIndex = routeIndexFor(collected, rules, state.app, run.index);
   const writeRouteIndex = async () => {
     await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { servicesFromEnv } from '../env.ts';
 import { recordingCalls, type CallRecording } from '../../lib/http/recording.ts';
-import { linkTree, newReleaseId, releaseDir, skipInCopy, takeStaged } from '../release.ts';
+import { cleanStatic, linkTree, newReleaseId, publishRelease, releaseDir, skipInCopy, stageRelease, takeStaged } from '../release.ts';
 import { collect, type Collected, type CollectTargets } from './collect.ts';
 import { planRelease } from './plan.ts';
 import { renderAll } from './render-pool.ts';
 import type { RenderJob } from './render-one.ts';
 import { routeId, target, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
 import type { PrerenderDeps, PrerenderResult } from './run.ts';
+import type { ArtifactsPhase } from './artifacts.ts';
 import { secondsSince, type HostRules, type HostWork, type LiveRelease, type NewRelease, type RunState } from './run-state.ts';
 
 /** What the target phase decided: which records the run builds, and from which live route index. */
@@ -184,4 +185,62 @@ export async function renderPhase(state: RunState, collected: Collected, release
   });
   report();
   return { rules, failed, done, renderSeconds: secondsSince(renderStart) };
+}
+
+/** Everything a run that publishes did, for its result. */
+export interface PublishedRun {
+  run: CollectPhase;
+  release: NewRelease & { linkSeconds: number };
+  rendered: RenderPhase;
+  artifacts: Pick<ArtifactsPhase, 'unchanged' | 'removed' | 'deferTail'>;
+}
+
+/** The result of a run that published a release (`searchSeconds`: its search index, written before or after the publish). */
+export function publishedResult({ run, release, rendered, artifacts }: PublishedRun, times: { seconds: number; searchSeconds: number; stageSeconds: number }): PrerenderResult {
+  const { done, failed, renderSeconds } = rendered;
+  return {
+    releaseId: release.releaseId,
+    rendered: done - failed.length,
+    unchanged: artifacts.unchanged,
+    removed: artifacts.removed,
+    failed,
+    total: run.collected.routes.length,
+    seconds: times.seconds,
+    collectSeconds: run.collectSeconds,
+    linkSeconds: release.linkSeconds,
+    renderSeconds,
+    publishSeconds: times.searchSeconds,
+    stageSeconds: times.stageSeconds,
+    scope: run.scope,
+    ...(artifacts.deferTail ? { searchAfterPublish: true } : {}),
+    ...(run.scopeReason ? { scopeReason: run.scopeReason } : {}),
+    pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
+  };
+}
+
+/**
+ * Every file of the release is written: makes it live in one step (telling `onPublished` at once),
+ * writes what a targeted run left for after the swap, drops the releases older than the previous
+ * one (requests still reading the previous one can finish) and stages the next run's link copy.
+ * `remember` keeps the full collect that led to a release published without failures.
+ */
+export async function publishPhase(state: RunState, done: PublishedRun & { artifacts: ArtifactsPhase }, after: { searchDir: string | undefined; remember: (releaseId: string) => void }): Promise<PrerenderResult> {
+  const { opts, staticRoot } = state;
+  const { release, rendered, artifacts } = done;
+  await publishRelease(staticRoot, release.releaseId);
+  opts.onStep?.('published');
+  if (rendered.failed.length === 0) after.remember(release.releaseId);
+  const seconds = secondsSince(state.started);
+  if (!artifacts.deferTail) opts.onSearchWritten?.();
+  let searchSeconds = artifacts.searchSeconds;
+  opts.onPublished?.(publishedResult(done, { seconds, searchSeconds, stageSeconds: 0 }));
+  if (artifacts.deferTail) searchSeconds = await artifacts.writeTail();
+  // The releases this publish superseded go (all but live and previous).
+  await cleanStatic(staticRoot, { searchDir: after.searchDir, superseded: true });
+  opts.onStep?.('cleaned');
+  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
+  const stageStart = performance.now();
+  if (opts.stage !== false) await stageRelease(staticRoot, release.releaseId, release.plans.map((p) => p.host));
+  opts.onStep?.('staged');
+  return publishedResult(done, { seconds, searchSeconds, stageSeconds: secondsSince(stageStart) });
 }

@@ -7,9 +7,9 @@ import { readRouteIndex, type ChangedRecord, type RouteIndex } from './targets.t
 import { answersUnchanged, type CallRecording } from '../../lib/http/recording.ts';
 import { askAgain } from '../../lib/http/timeouts.ts';
 import type { SearchConfig } from '../../lib/search/index.ts';
-import { acquireLock, cleanStatic, publishRelease, releaseDir, stageRelease } from '../release.ts';
+import { acquireLock, cleanStatic, releaseDir } from '../release.ts';
 import { runState, secondsSince, type RunState } from './run-state.ts';
-import { collectPhase, linkPhase, renderPhase, targetPhase } from './phases.ts';
+import { collectPhase, linkPhase, publishPhase, renderPhase, targetPhase } from './phases.ts';
 import { artifactsPhase } from './artifacts.ts';
 
 export interface PrerenderOptions {
@@ -224,42 +224,5 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     rememberRouteIndex: (index) => rememberRouteIndex(staticRoot, releaseId, index),
   });
 
-  // Every file of the release is written: make it live in one step, then drop the releases
-  // older than the previous one (requests still reading the previous one can finish).
-  await publishRelease(staticRoot, releaseId);
-  opts.onStep?.('published');
-  if (rendered.failed.length === 0) remember(releaseId);
-  const { done, failed, renderSeconds } = rendered;
-  const { deferTail } = artifacts;
-  const seconds = secondsSince(started);
-  if (!deferTail) opts.onSearchWritten?.();
-  let searchSeconds = artifacts.searchSeconds;
-  const published = (stageSeconds: number): PrerenderResult => ({
-    releaseId,
-    rendered: done - failed.length,
-    unchanged: artifacts.unchanged,
-    removed: artifacts.removed,
-    failed,
-    total: collected.routes.length,
-    seconds,
-    collectSeconds,
-    linkSeconds: linked.linkSeconds,
-    renderSeconds,
-    publishSeconds: searchSeconds,
-    stageSeconds,
-    scope,
-    ...(deferTail ? { searchAfterPublish: true } : {}),
-    ...(scopeReason ? { scopeReason } : {}),
-    pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
-  });
-  opts.onPublished?.(published(0));
-  if (deferTail) searchSeconds = await artifacts.writeTail();
-  // The releases this publish superseded go (all but live and previous).
-  await cleanStatic(staticRoot, { searchDir, superseded: true });
-  opts.onStep?.('cleaned');
-  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
-  const stageStart = performance.now();
-  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, linked.plans.map((p) => p.host));
-  opts.onStep?.('staged');
-  return published(secondsSince(stageStart));
+  return publishPhase(state, { run, release: linked, rendered, artifacts }, { searchDir, remember });
 }
