@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BuildMeta } from '../static-site.ts';
 import type { SystemData } from '../../site/types.ts';
 import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
-import { collectPhase, collectTargets, renderJobs, targetPhase, type TargetPhase } from './phases.ts';
+import { collectPhase, collectTargets, publishedResult, renderJobs, targetPhase, type PublishedRun, type TargetPhase } from './phases.ts';
 import type { HostWork, LiveRelease, RunState } from './run-state.ts';
 import type { PrerenderOptions } from './run.ts';
 import { appHash, ROUTE_INDEX_FORMAT, routeId, type IndexedRoute, type RouteIndex } from './targets.ts';
@@ -128,5 +128,26 @@ describe('phases: render jobs', () => {
     const route = { host: HOST, origin: 'http://localhost:4321', path: '/en/a', model: { v: 1 } } as unknown as PlannedRoute;
     const plan = { host: HOST, hostDir: '/new/localhost', byPath: new Map([['/en/a', route]]), diff: { render: ['/en/a'], unchanged: ['/en/b'], removed: [] } } as unknown as HostWork;
     expect(renderJobs([plan])).toEqual([{ host: HOST, hostDir: '/new/localhost', origin: 'http://localhost:4321', path: '/en/a', model: { v: 1 } }]);
+  });
+});
+
+describe('phases: publish result', () => {
+  const run = (deferTail: boolean): PublishedRun => ({
+    run: { collected: { routes: [{}, {}, {}, {}] } as unknown as Collected, recording: null, index: null, scope: deferTail ? 'targeted' : 'full', scopeReason: deferTail ? undefined : 'the system data changed', collectSeconds: 1 },
+    release: { releaseId: 'r2', releaseRoot: '/static/releases/r2', timestamp: '', plans: [], linkSeconds: 0.5 },
+    rendered: { rules: new Map(), failed: ['localhost/en/x (500)'], done: 3, renderSeconds: 2 },
+    artifacts: { unchanged: 1, removed: 0, deferTail },
+  });
+
+  it('counts the pages rendered without the failed ones and their rate with them', () => {
+    expect(publishedResult(run(false), { seconds: 5, searchSeconds: 0.25, stageSeconds: 0.1 })).toEqual({
+      releaseId: 'r2', rendered: 2, unchanged: 1, removed: 0, failed: ['localhost/en/x (500)'], total: 4, seconds: 5, collectSeconds: 1,
+      linkSeconds: 0.5, renderSeconds: 2, publishSeconds: 0.25, stageSeconds: 0.1, scope: 'full', scopeReason: 'the system data changed', pagesPerSecond: 1.5,
+    });
+  });
+
+  it('says when the search index follows the publish', () => {
+    const r = publishedResult(run(true), { seconds: 5, searchSeconds: 0, stageSeconds: 0 });
+    expect([r.scope, r.searchAfterPublish, 'scopeReason' in r]).toEqual(['targeted', true, false]);
   });
 });
