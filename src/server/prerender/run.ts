@@ -1,22 +1,16 @@
-import { renderEnv, searchConfig as searchConfigOf, servicesFromEnv, upstreamTimeouts, type ServerEnv } from '../env.ts';
+import { searchConfig as searchConfigOf, upstreamTimeouts, type ServerEnv } from '../env.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { alternateLinks } from '../../site/alternates.ts';
-import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { readHostBuild, readReleaseHosts, routeFilesIntact } from '../release-check.ts';
-import { collect, prerenderHost, type Collected, type CollectTargets, type HostMode } from './collect.ts';
-import { appHash, readRouteIndex, ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, routeId, target, type ChangedRecord, type IndexedRoute, type RouteIndex, type Targeting } from './targets.ts';
-import { planRelease } from './plan.ts';
-import { writeAtomic } from '../../lib/fs/atomic.ts';
-import { answersUnchanged, recordingCalls, type CallRecording } from '../../lib/http/recording.ts';
+import type { Collected, CollectTargets, HostMode } from './collect.ts';
+import { readRouteIndex, type ChangedRecord, type RouteIndex } from './targets.ts';
+import { answersUnchanged, type CallRecording } from '../../lib/http/recording.ts';
 import { askAgain } from '../../lib/http/timeouts.ts';
-import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
-import { removeRoute, robotsTxt, routeDir, sitemapXml } from './output.ts';
-import { renderAll } from './render-pool.ts';
-import { indexKey, publishSearchDocuments, searchSiteKey, type Language, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
-import type { RenderJob } from './render-one.ts';
-import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, skipInCopy, stageRelease, takeStaged, type ReleaseHosts } from '../release.ts';
+import type { SearchConfig } from '../../lib/search/index.ts';
+import { acquireLock, cleanStatic, releaseDir } from '../release.ts';
+import { runState, secondsSince, type RunState } from './run-state.ts';
+import { collectPhase, linkPhase, publishPhase, renderPhase, targetPhase } from './phases.ts';
+import { artifactsPhase } from './artifacts.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -178,302 +172,57 @@ export async function prerender(opts: PrerenderOptions, deps: PrerenderDeps = {}
   }
 }
 
+/**
+ * A full run while the release the last full collect left live is still live: asks that collect's
+ * calls again, and with the same answers publishes nothing (see `lastFullRun`).
+ */
+async function replayLastFullRun(state: RunState, liveId: string): Promise<PrerenderResult | null> {
+  const last = lastFullRun;
+  if (last?.key !== fullRunKey(state.staticRoot, liveId, state.app)) return null;
+  lastFullRun = null;
+  if (!(await answersUnchanged(last.recording, (call) => askAgain(call, upstreamTimeouts(state.opts.env))))) return null;
+  lastFullRun = last;
+  const seconds = secondsSince(state.started);
+  return nothingPublished({ unchanged: last.total, total: last.total, seconds, collectSeconds: seconds, scope: 'full', replayed: true });
+}
+
 async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, staticRoot: string, searchConfig: SearchConfig, searchDir: string | undefined): Promise<PrerenderResult> {
   const started = performance.now();
-  const entry = await (deps.loadEntry ?? loadEntry)(opts.distDir);
-  // What every page is rendered with besides its records: the app build and the render configuration.
-  const appInput = `${entry.buildId}\n${renderEnv(opts.env)}`;
-  const app = appHash(appInput);
-  const liveId = readPointer(staticRoot);
-  const liveRoot = liveId ? releaseDir(staticRoot, liveId) : null;
-  const liveHosts = liveRoot ? readReleaseHosts(liveRoot) : null;
-  // Each host's build in the live release; a manifest not as written (release-check.ts) reads as missing.
-  const liveBuilds = new Map<string, ReturnType<typeof readHostBuild>>();
-  const buildOf = (host: string) => {
-    let build = liveBuilds.get(host);
-    if (!build) {
-      build = liveRoot && liveId ? readHostBuild(liveRoot, liveHosts, host, liveId) : { latest: null, meta: null };
-      liveBuilds.set(host, build);
-    }
-    return build;
-  };
-  const metaOf = (host: string) => buildOf(host).meta;
-  // A route's files in the live release as its meta recorded them (sizes), else it is rendered again.
-  const liveFilesIntact = (host: string, path: string) => !!liveRoot && routeFilesIntact(routeDir(join(liveRoot, host), path), metaOf(host)?.routes[path]?.sizes);
+  const state = runState(opts, staticRoot, await (deps.loadEntry ?? loadEntry)(opts.distDir), started);
+  const { live, app } = state;
 
-  // A webhook that named records: collect only what they affect, when the live release says what that is.
-  let targeting: Targeting | null = null;
-  if (opts.records?.length && !opts.force?.all && liveRoot && liveId) {
-    // Pages forced by id or slug are named records too (built, never kept).
-    const forced = [...(opts.force?.ids ?? []), ...(opts.force?.slugs ?? [])].map((id) => ({ model: 'forced', id }));
-    targeting = target(routeIndexOf(staticRoot, liveId), app, [...opts.records, ...forced]);
-  }
-  if (targeting?.targeted && targeting.ids.length === 0) {
+  const targeted = targetPhase(state, routeIndexOf);
+  if (targeted.targeting?.targeted && targeted.targeting.ids.length === 0) {
     // Only records of other stages (drafts): nothing served changes.
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = secondsSince(started);
     return nothingPublished({ unchanged: 0, total: 0, seconds, collectSeconds: seconds, scope: 'targeted', scopeReason: 'no published record named' });
   }
-  const fullRun = !opts.records?.length && !opts.force?.all && !opts.force?.ids?.length && !opts.force?.slugs?.length;
-  const last = lastFullRun;
-  if (fullRun && liveId && last?.key === fullRunKey(staticRoot, liveId, app)) {
-    lastFullRun = null;
-    if (await answersUnchanged(last.recording, (call) => askAgain(call, upstreamTimeouts(opts.env)))) {
-      lastFullRun = last;
-      const seconds = (performance.now() - started) / 1000;
-      return nothingPublished({ unchanged: last.total, total: last.total, seconds, collectSeconds: seconds, scope: 'full', replayed: true });
-    }
+  if (targeted.fullRun && live.id) {
+    const replayed = await replayLastFullRun(state, live.id);
+    if (replayed) return replayed;
   }
-  let targets: CollectTargets | undefined;
-  let index: RouteIndex | null = null;
-  if (targeting?.targeted) {
-    const { affected, sources } = targeting;
-    index = targeting.index;
-    const byId = new Map(index.routes.map((r) => [routeId(r.host, r.path), r]));
-    const bySource = new Map<string, IndexedRoute[]>();
-    for (const r of index.routes) {
-      const k = `${r.host}\n${r.locale}\n${r.source}`;
-      const list = bySource.get(k);
-      if (list) list.push(r);
-      else bySource.set(k, [r]);
-    }
-    targets = {
-      sources,
-      keep: (host, path) => {
-        const id = routeId(host, path);
-        if (affected.has(id)) return null;
-        const r = byId.get(id);
-        // Kept only with its rule and its files (as written) in the live release.
-        return r && metaOf(host)?.routes[path] && liveFilesIntact(host, path) ? r : null;
-      },
-      routesOf: (host, locale, source) => bySource.get(`${host}\n${locale}\n${source}`) ?? [],
-    };
-  }
-  const runCollect = (t?: CollectTargets) => (deps.collect ? deps.collect(opts, { targets: t }) : collect(servicesFromEnv(opts.env), { mode: opts.mode, port: opts.port, ...(t ? { targets: t } : {}) }));
-  // A full run records its service calls (see lastFullRun).
-  let recording: CallRecording | null = null;
-  let collected: Collected;
-  if (fullRun) ({ result: collected, recording } = await recordingCalls(() => runCollect()));
-  else collected = await runCollect(targets);
-  const remember = (live: string) => {
-    if (recording) lastFullRun = { key: fullRunKey(staticRoot, live, app), recording, total: collected.routes.length };
+
+  const run = await collectPhase(state, targeted, deps);
+  const { collected, recording, scope, scopeReason, collectSeconds } = run;
+  const remember = (releaseId: string) => {
+    if (recording) lastFullRun = { key: fullRunKey(staticRoot, releaseId, app), recording, total: collected.routes.length };
   };
-  let scopeReason = targeting && !targeting.targeted ? targeting.reason : undefined;
-  if (index && index.system !== collected.systemHash) {
-    // The system data (sites, locales, countries) changed too: every route may differ.
-    index = null;
-    scopeReason = 'the system data changed';
-    collected = await runCollect();
-  }
-  const scope: PrerenderResult['scope'] = index ? 'targeted' : 'full';
-  const collectSeconds = (performance.now() - started) / 1000;
-  let releaseId = newReleaseId();
-  let releaseRoot = releaseDir(staticRoot, releaseId);
-  const timestamp = new Date().toISOString();
 
-  const planned = planRelease({
-    appInput,
-    hosts: [...collected.hosts.keys()],
-    routes: collected.routes,
-    previous: metaOf,
-    hasFile: liveFilesIntact,
-    liveHosts: Object.keys(liveHosts?.hosts ?? {}),
-    force: opts.force,
-  });
-  // A live host whose latest.json is damaged (its meta read by the release id) needs a new release for a new one.
-  const damagedLatest = planned.hosts.some((p) => p.previous && !buildOf(p.host).latest);
-  const changed = planned.changed || damagedLatest;
-  // The link copy of the live release, staged after the last publish, when there is one.
-  const linkStart = performance.now();
-  const staged = changed && liveId ? await takeStaged(staticRoot, liveId, planned.hosts.filter((p) => p.previous).map((p) => p.host)) : null;
-  if (staged) {
-    releaseId = staged;
-    releaseRoot = releaseDir(staticRoot, releaseId);
+  const linked = await linkPhase(state, collected);
+  if (!linked.changed) {
+    if (live.id) remember(live.id);
+    return nothingPublished({ unchanged: linked.unchanged, total: collected.routes.length, seconds: secondsSince(started), collectSeconds, scope, ...(scopeReason ? { scopeReason } : {}) });
   }
-  const plans = planned.hosts.map((p) => ({ ...p, hostDir: join(releaseRoot, p.host), liveHostDir: p.previous && liveRoot ? join(liveRoot, p.host) : null }));
-  if (!changed) {
-    if (liveId) remember(liveId);
-    const unchanged = plans.reduce((n, p) => n + p.diff.unchanged.length, 0);
-    const seconds = (performance.now() - started) / 1000;
-    return nothingPublished({ unchanged, total: collected.routes.length, seconds, collectSeconds, scope, ...(scopeReason ? { scopeReason } : {}) });
-  }
-
-  // The new release starts as the live one: every file hard-linked (nothing read or copied), except
-  // the build manifests, which are written anew.
-  if (!staged) await Promise.all(plans.map((p) => (p.liveHostDir ? linkTree(p.liveHostDir, p.hostDir, { skip: skipInCopy }) : undefined)));
-  const linkSeconds = (performance.now() - linkStart) / 1000;
   opts.onStep?.('linked');
 
-  const total = plans.reduce((n, p) => n + p.diff.render.length, 0);
-  const failed: string[] = [];
-  const rules = new Map<string, Record<string, RouteRule>>(plans.map((p) => [p.host, {}]));
-  let done = 0;
-  const renderStart = performance.now();
-  let lastReport = 0;
-  const report = () => {
-    const secs = (performance.now() - renderStart) / 1000;
-    const rate = secs > 0 ? done / secs : 0;
-    opts.onProgress?.({ done, total, pagesPerSecond: rate, secondsLeft: rate > 0 ? (total - done) / rate : 0 });
-  };
-
-  const jobs: RenderJob[] = plans.flatMap((p) => p.diff.render.map((path) => {
-    const route = p.byPath.get(path)!;
-    return { host: p.host, hostDir: p.hostDir, origin: route.origin, path, model: route.model };
-  }));
-  const fingerprintOf = new Map(plans.map((p) => [p.host, p.fingerprints]));
-  await renderAll(jobs, {
-    app: entry.app,
-    distDir: opts.distDir,
-    system: collected.system,
-    releaseId,
-    concurrency: opts.concurrency,
-    threads: opts.threads,
-    ...(opts.workerExecArgv ? { workerExecArgv: opts.workerExecArgv } : {}),
-    onOutcome: (o) => {
-      if (o.status !== 200) failed.push(`${o.host}${o.path} (${o.status})`);
-      else rules.get(o.host)![o.path] = { fingerprint: fingerprintOf.get(o.host)![o.path]!, csp: o.csp, ...(o.sizes ? { sizes: o.sizes } : {}) };
-      done++;
-      if (done === Math.ceil(total / 2)) opts.onStep?.('half-rendered');
-      const now = performance.now();
-      if (now - lastReport > 200) { lastReport = now; report(); }
-    },
-  });
-  report();
-  const renderSeconds = (performance.now() - renderStart) / 1000;
+  const rendered = await renderPhase(state, collected, linked);
   opts.onStep?.('rendered');
 
-  let removed = 0;
-  let unchanged = 0;
-  for (const plan of plans) {
-    const hostRules = rules.get(plan.host)!;
-    for (const path of plan.diff.unchanged) hostRules[path] = plan.previous!.routes[path]!;
-    unchanged += plan.diff.unchanged.length;
-    for (const path of plan.diff.removed) await removeRoute(plan.hostDir, path);
-    removed += plan.diff.removed.length;
-  }
-
-  // The search index is built from the text of every published route (rendered or kept).
-  const docs: SearchDocument[] = [];
-  // A targeted run that removed nothing changed only the indexes of the routes it built.
-  const touched = scope === 'targeted' && removed === 0 ? new Set<string>() : null;
-  const siteKeys = new Map(collected.system.sites.map((s) => [s.id, searchSiteKey(s)]));
-  for (const r of collected.routes) {
-    if (!r.search || !rules.get(r.host)?.[r.path]) continue;
-    const site = siteKeys.get(r.siteId)!;
-    docs.push({ id: r.pagePath || '/', url: r.path, ...r.search, site, locale: r.locale.language });
-    if (touched && !r.kept) touched.add(indexKey(site, r.locale.language.toLowerCase().split(/[-_]/)[0] as Language));
-  }
-  // A full run writes everything before the swap. A targeted run, which adds no page and removes
-  // none, makes its pages live first and writes after the swap what no request needs at once: the
-  // search index (its text follows the page a moment later), the sitemaps (their lastmod) and the
-  // route index (a run killed before it is written leaves a release without one, and the next
-  // webhook then collects everything). Each of these files is replaced atomically.
-  const deferTail = touched !== null;
-  const writeSearch = async () => {
-    const at = performance.now();
-    await publishSearchDocuments(docs, searchConfig, touched ? { touched } : {});
-    return (performance.now() - at) / 1000;
-  };
-  let searchSeconds = deferTail ? 0 : await writeSearch();
-  if (!deferTail) opts.onStep?.('search-written');
-  const write = async (file: string, text: string) => {
-    await writeAtomic(file, text);
-    await writeCompressedSiblings(file, text);
-  };
-  const writeSitemaps = async () => {
-    for (const plan of plans) {
-      const origin = collected.hosts.get(plan.host)!;
-      const hostRules = rules.get(plan.host)!;
-      // Every locale of a page has the same alternates: work them out once per page.
-      const alternatesOf = new Map<string, ReturnType<typeof alternateLinks>>();
-      const sitemap = [...plan.byPath.values()].filter((r) => hostRules[r.path] && r.inSitemap).map((r) => {
-        const key = `${r.siteId}|${r.pagePath}|${r.languages.join(',')}`;
-        let alternates = alternatesOf.get(key);
-        if (!alternates) {
-          const site = collected.system.sites.find((s) => s.id === r.siteId)!;
-          alternates = alternateLinks(site, collected.system, { languages: r.languages, path: r.pagePath }, origin);
-          alternatesOf.set(key, alternates);
-        }
-        return { loc: `${origin}${r.path}`, lastmod: r.updatedAt, alternates };
-      });
-      await write(join(plan.hostDir, 'sitemap.xml'), sitemapXml(sitemap));
-      if (!deferTail) await write(join(plan.hostDir, 'robots.txt'), robotsTxt(origin));
-    }
-  };
-  if (!deferTail) await writeSitemaps();
-  // Bytes of every manifest written, recorded in hosts.json (release-check.ts).
-  const sizes: Record<string, number> = {};
-  for (const plan of plans) {
-    const meta: BuildMeta = { id: releaseId, timestamp, appBuildId: entry.buildId, routes: rules.get(plan.host)!, redirects: collected.redirects };
-    const metaText = JSON.stringify(meta);
-    await write(join(plan.hostDir, 'builds/meta', `${releaseId}.json`), metaText);
-    sizes[`${plan.host}/builds/meta/${releaseId}.json`] = Buffer.byteLength(metaText);
-    // Last in the host's tree: once live, a changed latest.json tells the open pages of a new release.
-    const latestText = JSON.stringify({ id: releaseId, timestamp } satisfies LatestBuild);
-    await write(join(plan.hostDir, 'builds/latest.json'), latestText);
-    sizes[`${plan.host}/builds/latest.json`] = Buffer.byteLength(latestText);
-  }
-  // The route index of the release: what a later targeted run keeps without building (see targets.ts).
-  const indexed: IndexedRoute[] = [];
-  const keyIds: Record<string, string[]> = {};
-  for (const r of collected.routes) {
-    if (!rules.get(r.host)?.[r.path]) continue;
-    indexed.push({
-      host: r.host, path: r.path, pagePath: r.pagePath, siteId: r.siteId, source: r.source, locale: r.locale.code, keys: r.keys, reads: r.reads,
-      languages: r.languages, updatedAt: r.updatedAt, ...(r.search ? { search: r.search } : {}), inSitemap: r.inSitemap,
-    });
-    for (const k of r.reads) keyIds[k] ??= collected.keyIds.get(k) ?? index?.keyIds[k] ?? [];
-  }
-  const routeIndex: RouteIndex = { format: ROUTE_INDEX_FORMAT, app, system: collected.systemHash, keyIds, routes: indexed };
-  const writeRouteIndex = async () => {
-    await writeAtomic(join(releaseRoot, ROUTE_INDEX_FILE), JSON.stringify(routeIndex));
-    rememberRouteIndex(staticRoot, releaseId, routeIndex);
-  };
-  if (!deferTail) await writeRouteIndex();
-  const main = collected.system.sites.find((s) => s.isMain);
-  const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts), sizes };
-  await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
-  opts.onStep?.('manifests-written');
-  // Every file of the release is written: make it live in one step, then drop the releases
-  // older than the previous one (requests still reading the previous one can finish).
-  await publishRelease(staticRoot, releaseId);
-  opts.onStep?.('published');
-  if (failed.length === 0) remember(releaseId);
-  const seconds = (performance.now() - started) / 1000;
-  if (!deferTail) opts.onSearchWritten?.();
-  const published = (stageSeconds: number): PrerenderResult => ({
-    releaseId,
-    rendered: done - failed.length,
-    unchanged,
-    removed,
-    failed,
-    total: collected.routes.length,
-    seconds,
-    collectSeconds,
-    linkSeconds,
-    renderSeconds,
-    publishSeconds: searchSeconds,
-    stageSeconds,
-    scope,
-    ...(deferTail ? { searchAfterPublish: true } : {}),
-    ...(scopeReason ? { scopeReason } : {}),
-    pagesPerSecond: renderSeconds > 0 ? (done / renderSeconds) : 0,
+  const { releaseId } = linked;
+  const artifacts = await artifactsPhase(state, run, linked, rendered.rules, {
+    searchConfig,
+    rememberRouteIndex: (index) => rememberRouteIndex(staticRoot, releaseId, index),
   });
-  opts.onPublished?.(published(0));
-  if (deferTail) {
-    // The search first: visitors look for the changed page, nobody waits for the rest.
-    searchSeconds = await writeSearch();
-    opts.onStep?.('search-written');
-    opts.onSearchWritten?.();
-    await writeRouteIndex();
-    await writeSitemaps();
-  }
-  // The releases this publish superseded go (all but live and previous).
-  await cleanStatic(staticRoot, { searchDir, superseded: true });
-  opts.onStep?.('cleaned');
-  // Live now: the next run's link copy is made here, off the path of its change (see takeStaged).
-  const stageStart = performance.now();
-  if (opts.stage !== false) await stageRelease(staticRoot, releaseId, plans.map((p) => p.host));
-  opts.onStep?.('staged');
-  const stageSeconds = (performance.now() - stageStart) / 1000;
-  return published(stageSeconds);
+
+  return publishPhase(state, { run, release: linked, rendered, artifacts }, { searchDir, remember });
 }
