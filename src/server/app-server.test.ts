@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHandler } from './app-server.ts';
 import { publishRelease, releaseDir } from './release.ts';
-import { inject } from './testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
 
 const RELEASE = 'release0001';
 

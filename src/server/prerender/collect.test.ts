@@ -1,4 +1,4 @@
-import { testServices } from '../../features/platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import type { Services } from '../../features/platform/context.ts';
