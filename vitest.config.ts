@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'integrations/**/*.test.ts', 'emulators/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'integrations/**/*.test.ts', 'emulators/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/support/**/*.test.ts'],
     environment: 'node',
     pool: 'threads',
     // Every core (vitest's default leaves one free: on a 2-core machine that is one file at a time).
@@ -11,7 +11,7 @@ export default defineConfig({
     // emulator or a seed of its users on a busy machine. Tests wait for conditions, not for time.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // The server logger stays quiet in unit tests; tests that check log lines capture them (src/lib/log/testing.ts).
+    // The server logger stays quiet in unit tests; tests that check log lines capture them (tests/support/log.ts).
     env: { LOG_LEVEL: 'none' },
   },
 });

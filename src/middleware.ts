@@ -12,12 +12,8 @@ import { contentContextFor, type PageContext } from './features/platform/context
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 import { json } from './lib/http/json.ts';
-import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
-import { withIdentityProvider } from './features/sign-in/csp.ts';
-import { isEditorRequest } from './features/editor/session.server.ts';
-import { acceptHandoff } from './features/editor/handoff.server.ts';
-import { draftPreview } from './features/draft-preview/middleware.server.ts';
-import { PREVIEW_COOKIE, PREVIEW_PARAM } from './features/draft-preview/mode.ts';
+import { SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
+import { FEATURE_MIDDLEWARE, type RenderMode } from './server/prerender/request-hooks.ts';
 
 const log = getLogger('render');
 
@@ -44,40 +40,20 @@ function passThroughNotFound(pathname: string): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
+/** The page's render mode when no feature decides it: published data, the response untouched. */
+const PUBLISHED: RenderMode = { redirect: null, stage: 'PUBLISHED', source: (d) => d, finish: (r) => r };
+
 export const onRequest = defineMiddleware(async (context, next) => {
   // The error page renders without the content hub (it may be why the request failed).
   if (context.routePattern === '/500') return next();
-  if (isSignInPath(context.url.pathname)) return signInPage(context, next);
+  // A feature that claims the path (the sign-in pages) wraps the whole handling.
+  const claimant = FEATURE_MIDDLEWARE.find((m) => m.around && m.claims?.(context.url.pathname));
   try {
-    return await resolve(context, next);
+    return claimant ? await claimant.around!(context, services, () => resolve(context, next)) : await resolve(context, next);
   } catch (err) {
     return errorPage(context, err);
   }
 });
-
-/**
- * The customer area and the callback (spec customer-area §2): always rendered on demand and never
- * stored (`Cache-Control: no-store`); a differently cased /mykomax path goes to the lowercase one.
- * Only these pages may reach the identity provider from the browser (CSP connect-src, frame-src).
- */
-async function signInPage(context: APIContext, next: MiddlewareNext): Promise<Response> {
-  const canonical = customerAreaCanonicalPath(context.url.pathname);
-  let res: Response;
-  if (canonical) {
-    res = new Response(null, { status: 301, headers: { Location: `${canonical}${context.url.search}` } });
-  } else {
-    try {
-      res = await resolve(context, next);
-    } catch (err) {
-      return errorPage(context, err);
-    }
-  }
-  const headers = new Headers(res.headers);
-  headers.set('Cache-Control', 'no-store');
-  const csp = headers.get('Content-Security-Policy');
-  if (csp) headers.set('Content-Security-Policy', withIdentityProvider(csp, services.identity.issuer));
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-}
 
 /**
  * The error page (src/pages/500.astro) with the status the error calls for. Astro would render
@@ -130,20 +106,19 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     return new Response(null, { status: resolution.redirect.status, headers: { Location: resolution.redirect.location } });
   }
   const req = resolution.ctx;
-  // An editor arriving from the main host's editor area on a site with a host of its own: the
-  // handoff token becomes this host's editor cookie (src/features/editor/handoff.server.ts).
-  const handoff = await acceptHandoff(url, services.editorPasswordHash, services.sharedState);
-  if (handoff) return handoff;
-  // The editor's draft preview (src/features/draft-preview/): stage, fresh draft data, no-store + noindex.
-  // The editor session is checked (a look-up in the shared state) only for a request that asks for the preview.
-  const asksForPreview = url.searchParams.has(PREVIEW_PARAM) || cookies.get(PREVIEW_COOKIE) !== undefined;
-  const editor = asksForPreview && await isEditorRequest(context.request, services.editorPasswordHash, services.sharedState);
-  const preview = draftPreview(context, () => editor);
+  // The features' own answers (the editor's handoff), in the registry's order.
+  for (const m of FEATURE_MIDDLEWARE) {
+    const answer = await m.answer?.(context, services);
+    if (answer) return answer;
+  }
+  // The render mode (the editor's draft preview: stage, fresh draft data, no-store + noindex).
+  const decider = FEATURE_MIDDLEWARE.find((m) => m.render);
+  const preview = decider ? await decider.render!(context, services) : PUBLISHED;
   if (preview.redirect) return preview.redirect;
-  // The customer area and the callback on a site other than the main site, or under a locale the
-  // site does not have (`/xx/mykomax`): that site's 404, never stored. Their own route files would
-  // otherwise render the area whatever the resolution said.
-  const misplaced = resolution.kind === 'page' ? isMisplacedSignInPage(req.site, req.page.pagePath) : isSignInPath(url.pathname);
+  // A path a feature's own route file would render although this site does not have it (the
+  // customer area on a sub-site): that site's 404, never stored.
+  const pagePath = resolution.kind === 'page' ? req.page.pagePath : null;
+  const misplaced = FEATURE_MIDDLEWARE.some((m) => m.misplaced?.(req.site, pagePath, url.pathname));
   const ui = uiLanguage(req.locale.language);
   locals.page = {
     request: preview.stage === 'DRAFT' ? { ...req, flags: { ...req.flags, editorMode: true } } : req,

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHandler } from './app-server.ts';
 import { publishRelease, releaseDir } from './release.ts';
-import { inject } from './testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
 
 const RELEASE = 'release0001';
 
@@ -274,6 +274,11 @@ describe('createAppHandler: ready static responses across releases', () => {
   it('leaves to the full route what it normalises or renders on demand: a query, the next-release or draft preview cookie, dot segments, a trailing slash, a bad Host', async () => {
     await send('/en', 'localhost');
     expect((await send('/en?q=x', 'localhost')).headers['x-render']).toBe('on-demand');
+    // Every parameter a feature's policy declares (src/server/prerender/policies.ts), and no other.
+    for (const p of ['category', 'page', 'country', 'brand', 'type', 'direct', 'nextRelease', 'preview']) {
+      expect((await send(`/en?${p}=1`, 'localhost')).headers['x-render']).toBe('on-demand');
+    }
+    expect((await send('/en?utm_source=x', 'localhost')).headers['x-render']).toBe('prerendered');
     expect((await send('/en', 'localhost', { cookie: 'nextRelease=1' })).headers['x-render']).toBe('on-demand');
     expect((await send('/en', 'localhost', { cookie: 'kmx_preview=DRAFT' })).headers['x-render']).toBe('on-demand');
     // A dot segment is refused by the full route (request-target.ts), never served from the cache.

@@ -14,7 +14,7 @@ import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-r
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
 import { getLogger } from '../lib/log/index.ts';
-import { hasPreviewCookie, PREVIEW_PARAM } from '../features/draft-preview/mode.ts';
+import { DELIVERY } from './prerender/policies.ts';
 
 const log = getLogger('server');
 
@@ -36,11 +36,6 @@ export interface AppServerOptions {
   privileged?: (req: IncomingMessage) => boolean;
 }
 
-/**
- * Query parameters that change what a page renders: such requests go to the Astro handler
- * (`country`, `type`, `brand` and `q` also filter the locations directory: features/locations/filter.ts).
- */
-const DYNAMIC_PARAMS = ['direct', 'nextRelease', 'category', 'page', 'q', 'country', 'type', 'brand', PREVIEW_PARAM];
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
 const HOST_FILES = /^\/(?:builds\/.+\.json|sitemap\.xml|robots\.txt|.+\/_payload\.json)$/;
@@ -189,7 +184,7 @@ export function createAppHandler(opts: AppServerOptions) {
    * A GET or HEAD of a static file whose ready response the live release has: sent at once, with
    * every header in one writeHead. The cache holds only paths the full route below served from a
    * file (a URL pathname, so a raw target equal to it parses to itself: no query, nothing to
-   * normalise), for the site host it resolved, without the next-release or draft preview cookie; anything else
+   * normalise), for the site host it resolved, without a cookie a feature's policy makes dynamic (prerender/policies.ts); anything else
    * takes the full route.
    */
   const sendIfReady = (req: IncomingMessage, res: ServerResponse, requestId: string | undefined): boolean => {
@@ -197,8 +192,7 @@ export function createAppHandler(opts: AppServerOptions) {
     if ((method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
     // A request through a TLS proxy saying it came over http may need the https redirect.
     if (req.headers['x-forwarded-proto'] !== undefined) return false;
-    const cookie = req.headers.cookie;
-    if (cookie !== undefined && (cookie.includes('nextRelease=') || hasPreviewCookie(cookie))) return false;
+    if (DELIVERY.hasDynamicCookie(req.headers.cookie)) return false;
     const release = currentRelease();
     if (release === null) return false;
     const resolved = resolveHost(req.headers.host);
@@ -288,8 +282,8 @@ export function createAppHandler(opts: AppServerOptions) {
     }
     if (HOST_FILES.test(path)) return hostFile(req, res, host, path, () => onDemand(req, res), true);
 
-    // The draft preview's cookie: the middleware decides (editor → DRAFT, else the stale cookie is cleared).
-    const dynamic = DYNAMIC_PARAMS.some((p) => url.searchParams.has(p)) || /(?:^|;\s*)nextRelease=/.test(req.headers.cookie ?? '') || hasPreviewCookie(req.headers.cookie)
+    // Parameters and cookies that change what a page renders (the features' policies: prerender/policies.ts) go to the Astro handler.
+    const dynamic = DELIVERY.isDynamic(url.searchParams, req.headers.cookie)
       || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
     const build = dynamic ? null : site.load(host);
     const rule = build ? site.route(host, path) : null;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressOnTheFly, etagFor, etagMatches, isCompressibleType, negotiateEncoding, sendEncoded } from './encoding.ts';
-import { inject } from './testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
 
 describe('negotiateEncoding', () => {
   it.each([

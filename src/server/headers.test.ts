@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { cspForPage, ensureCspHeader, FALLBACK_CSP, HEADER_ONLY_CSP, withCspMeta as withCspMetaBytes, withHeaderOnlyDirectives } from './headers.ts';
-import { inject } from './testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
 
 const withCspMeta = (html: string, csp: string | null) => withCspMetaBytes(Buffer.from(html), csp).toString('utf8');
 

@@ -8,7 +8,7 @@ import { sendEncoded, type Encoding } from './encoding.ts';
 import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-responses.ts';
 import { setPointer } from './release.ts';
 import type { StaticFile } from './static-site.ts';
-import { inject } from './testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
 
 const fileOf = (bodies: Partial<Record<Encoding, string>> & { identity: string }): StaticFile => {
   const encodings = (['br', 'gzip'] as const).filter((e) => bodies[e] !== undefined);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { captureLogs } from '../lib/log/testing.ts';
+import { captureLogs } from '../../tests/support/log.ts';
 import { damagedFiles, reportLiveDamage, routeFilesIntact } from './release-check.ts';
 import { publishRelease, releaseDir } from './release.ts';
 

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAtomic } from '../lib/fs/atomic.ts';
-import { captureLogs } from '../lib/log/testing.ts';
+import { captureLogs } from '../../tests/support/log.ts';
 import { acquireLock, cleanStatic, linkTree, LockedError, newestCompleteRelease, newReleaseId, publishRelease, readPointer, releaseDir, releaseProblem, stagedBase, stageRelease, takeStaged, tidyStatic } from './release.ts';
 
 let root: string;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getLogger } from '../lib/log/index.ts';
-import { captureLogs, type CapturedLogs } from '../lib/log/testing.ts';
+import { captureLogs, type CapturedLogs } from '../../tests/support/log.ts';
 import { inRequestContext, requestIdFrom, withRequestId } from './request-id.ts';
 import { DOWNLOAD_PATH, downloadLink } from '../features/tickets/proxy.server.ts';
 import type { TicketingConfig } from '../lib/ticketing/types.ts';

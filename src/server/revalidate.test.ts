@@ -3,8 +3,8 @@ import { parseServerEnv } from './env.ts';
 import type { PrerenderResult } from './prerender/run.ts';
 import { runFailureError } from './revalidate-failure.ts';
 import { createRevalidation, type RevalidateRequest } from './revalidate.ts';
-import { inject } from './testing.ts';
-import { captureLogs } from '../lib/log/testing.ts';
+import { inject } from '../../tests/support/node-http.ts';
+import { captureLogs } from '../../tests/support/log.ts';
 
 const SECRET = 'a-revalidation-secret';
 

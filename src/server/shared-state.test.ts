@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRedisServer, startRedis, type RunningRedis } from '../lib/shared-state/redis-testing.ts';
+import { ensureRedisServer, startRedis, type RunningRedis } from '../../tests/support/redis.ts';
 import { SharedStateError } from '../lib/shared-state/index.ts';
 import { parseServerEnv, servicesFromEnv } from './env.ts';
 import { closeProcessSharedState, processRedis } from './shared-state.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostDir, normalizeHost, StaticSite, type BuildMeta } from './static-site.ts';
-import { captureLogs } from '../lib/log/testing.ts';
+import { captureLogs } from '../../tests/support/log.ts';
 import { publishRelease } from './release.ts';
 
 describe('hostDir', () => {

@@ -1,9 +1,9 @@
 import { test, expect, raw, PORT, type RawResponse } from './fixtures/index.ts';
 import { editorCookieHeader, E2E_EDITOR_PASSWORD } from './fixtures/editor.ts';
-import { observatoryGrade, parseSetCookie, type ObservatoryGrade } from '../../src/server/observatory.ts';
+import { observatoryGrade, parseSetCookie, type ObservatoryGrade } from '../support/observatory.ts';
 
 // HTTP Observatory A+ (issue 15, scope 5): the real headers of every kind of response the running
-// server sends, graded by the Observatory's published rules (src/server/observatory.ts).
+// server sends, graded by the Observatory's published rules (tests/support/observatory.ts).
 //
 // Graded as the deployment serves them: over https (TLS ends at the proxy or CDN, which passes our
 // headers through), so the HSTS, SRI and insecure-scheme rules apply. One substitution, stated

@@ -1,6 +1,6 @@
 import type { APIContext, APIRoute } from 'astro';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeUser, startFakeManagement, type FakeManagement } from '../../lib/identity/management-testing.ts';
+import { fakeUser, startFakeManagement, type FakeManagement } from '../../../emulators/identity/management.ts';
 import { accountHandlers, type UserGuard } from './api.server.ts';
 
 let fake: FakeManagement;

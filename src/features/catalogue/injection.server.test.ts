@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import { cachedSource, DataCache } from '../../lib/cache/data-cache.ts';
 import { getSystemData, type PageInjection } from '../../lib/content/index.ts';
-import { captureLogs } from '../../lib/log/testing.ts';
+import { captureLogs } from '../../../tests/support/log.ts';
 import { makeLocale } from '../../site/locale.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
 import { loadContentPage } from '../content-page/load.server.ts';
 import { contentContextFor, type Services } from '../platform/context.ts';
 import { routeRequest } from '../platform/run-data.server.ts';
-import { testServices } from '../platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { loadInjection } from './injection.server.ts';
 
 let demo: DemoServices;

@@ -1,4 +1,4 @@
-import { testServices } from '../platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import { cachedSource, DataCache, type DataSource } from '../../lib/cache/data-cache.ts';
@@ -9,7 +9,7 @@ import type { SystemData } from '../../site/types.ts';
 import { contentContextFor, type Services } from '../platform/context.ts';
 import { routeRequest } from '../platform/run-data.server.ts';
 import { loadCatalogueRoute } from './load.server.ts';
-import { captureLogs } from '../../lib/log/testing.ts';
+import { captureLogs } from '../../../tests/support/log.ts';
 
 let demo: DemoServices;
 let services: Services;

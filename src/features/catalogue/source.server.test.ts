@@ -1,4 +1,4 @@
-import { testServices } from '../platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import { getSystemData } from '../../lib/content/index.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../lib/cache/data-cache.ts';
 import type { Page } from '../../lib/content/index.ts';
-import { captureLogs, type CapturedLogs } from '../../lib/log/testing.ts';
+import { captureLogs, type CapturedLogs } from '../../../tests/support/log.ts';
 import { ConfigurationError } from '../../site/config-errors.ts';
 import { resolveRequest } from '../../site/request.ts';
 import type { Country, Site, SystemData } from '../../site/types.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { APIContext } from 'astro';
-import { captureLogs, type CapturedLogs } from '../../lib/log/testing.ts';
+import { captureLogs, type CapturedLogs } from '../../../tests/support/log.ts';
 import { CSP_REPORT_LIMIT, cspReportLimiter, cspReportPostOnly, MAX_CSP_REPORT_BYTES, parseCspReport, postCspReport } from './api.server.ts';
 
 const LEGACY = {

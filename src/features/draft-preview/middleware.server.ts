@@ -1,6 +1,8 @@
 import type { APIContext } from 'astro';
 import type { DataSource } from '../../lib/cache/data-cache.ts';
 import type { Stage } from '../../lib/content/index.ts';
+import type { FeatureMiddleware } from '../platform/feature-middleware.ts';
+import type { Services } from '../platform/context.ts';
 import { PREVIEW_COOKIE, PREVIEW_PARAM, previewCookieHeader, previewDecision, withoutPreviewParam } from './mode.ts';
 
 /** What src/middleware.ts needs to render a page request in or out of the draft preview. */
@@ -50,6 +52,22 @@ export function draftPreview(context: Pick<APIContext, 'url' | 'request' | 'cook
     return { ...PUBLISHED, finish: (res) => withHeaders(res, { 'Cache-Control': 'private, no-store' }, previewCookieHeader('clear', url)) };
   }
   return PUBLISHED;
+}
+
+/**
+ * The draft preview's middleware step. `isEditor` is the editor feature's session check (the
+ * registry wires it: this feature does not depend on the editor feature); it runs only for a
+ * request that asks for the preview (a look-up in the shared state).
+ */
+export function draftPreviewMiddleware(isEditor: (request: Request, services: Services) => Promise<boolean>): FeatureMiddleware {
+  return {
+    feature: 'draft-preview',
+    async render(context, services) {
+      const asksForPreview = context.url.searchParams.has(PREVIEW_PARAM) || context.cookies.get(PREVIEW_COOKIE) !== undefined;
+      const editor = asksForPreview && await isEditor(context.request, services);
+      return draftPreview(context, () => editor);
+    },
+  };
 }
 
 function withHeaders(res: Response, set: Record<string, string>, cookie?: string): Response {

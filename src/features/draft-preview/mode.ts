@@ -2,7 +2,7 @@
  * Draft preview (spec §4 Draft mode, issue 13): an editor sees any page in the content hub's
  * DRAFT stage. The rule is pure and lives here; src/middleware.ts applies it (see
  * `middleware.server.ts`), src/server/app-server.ts lets requests with the preview cookie past the
- * prerendered files so they render on demand.
+ * prerendered files (policy.ts) so they render on demand.
  *
  * - `?preview=DRAFT` with a valid editor cookie sets the preview cookie and redirects (302) to the
  *   same URL without the parameter, so the editor then browses the draft site with clean URLs.
@@ -69,11 +69,4 @@ const isLocal = (url: URL) => url.hostname === 'localhost' || url.hostname.endsW
 export function previewCookieHeader(action: 'set' | 'clear', url: URL): string {
   const value = action === 'set' ? `${PREVIEW_COOKIE}=DRAFT` : `${PREVIEW_COOKIE}=; Max-Age=0`;
   return `${value}; Path=/; HttpOnly; SameSite=Lax${isLocal(url) ? '' : '; Secure'}`;
-}
-
-const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${PREVIEW_COOKIE}=`);
-
-/** Whether a Cookie header carries the preview cookie (the static server then renders on demand). */
-export function hasPreviewCookie(cookieHeader: string | undefined): boolean {
-  return cookieHeader !== undefined && PREVIEW_COOKIE_PATTERN.test(cookieHeader);
 }

@@ -5,7 +5,7 @@ import { cachedSource, DataCache } from '../../lib/cache/data-cache.ts';
 import { getSystemData } from '../../lib/content/index.ts';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import type { SystemData } from '../../site/types.ts';
-import { testServices } from '../platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import type { Services } from '../platform/context.ts';
 import { editorNavigation, postOnly, publicNavigation, translationReset, translationStart, translationState } from './api.server.ts';
 import type { NavigationItem, SiteNavigationAnswer } from './navigation.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import { memorySharedState, type SharedState } from '../../lib/shared-state/index.ts';
 import type { SystemData } from '../../site/types.ts';
-import { testServices } from '../platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { editorAuthHandlers } from './auth.server.ts';
 import { acceptHandoff, HANDOFF_PARAM, handoffToken, previewHandoffHandler, readHandoff } from './handoff.server.ts';
 import { EDITOR_COOKIE, EDITOR_COOKIE_MAX_AGE, editorSession, newEditorSession, readEditorSession } from './session.server.ts';

@@ -7,7 +7,7 @@ import { hashPasswordSync } from '../../lib/crypto/password.ts';
 import { rateLimiter } from '../../lib/http/rate-limit.ts';
 import { memorySharedState, type SharedState } from '../../lib/shared-state/index.ts';
 import { redisConnection, redisSharedState, type RedisConnection } from '../../lib/shared-state/redis.ts';
-import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../lib/shared-state/redis-testing.ts';
+import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 import { errorPageStatus } from '../../site/error-page.ts';
 import type { PageContext } from '../platform/context.ts';
 import { translationState } from './api.server.ts';

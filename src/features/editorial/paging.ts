@@ -6,7 +6,8 @@ export const STORY_PAGE_SIZE = 12;
 export const MEDIA_RELEASE_PAGE_SIZE = 20;
 /**
  * Query parameters that change what the story overview and the media release list render. The
- * static file of a list is its unfiltered first page, so requests with these must be rendered on demand.
+ * static file of a list is its unfiltered first page, so requests with these must be rendered on demand
+ * (policy.ts declares them to the server).
  */
 export const LIST_QUERY_PARAMS = ['category', 'page'] as const;
 

@@ -6,7 +6,7 @@ import type { SystemData } from '../../site/types.ts';
 import { contentContextFor, type Services } from './context.ts';
 import { directTarget } from './direct.server.ts';
 import { routeRequest } from './run-data.server.ts';
-import { testServices } from './testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 
 let demo: DemoServices;
 let services: Services;

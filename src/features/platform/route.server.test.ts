@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DataSource } from '../../lib/cache/data-cache.ts';
-import { captureLogs, type CapturedLogs } from '../../lib/log/testing.ts';
+import { captureLogs, type CapturedLogs } from '../../../tests/support/log.ts';
 import type { RequestContext } from '../../site/request.ts';
 import type { NotFoundModel, PageModelBase } from './page-model.ts';
 import { resolveRoute } from './route.server.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { APIContext } from 'astro';
 import { handleSearch } from './api.server.ts';
 import { SearchError, type SearchResult } from '../../lib/search/types.ts';
-import { foreignSearchError } from './testing.ts';
+import { foreignSearchError } from '../../../tests/support/search-error.ts';
 
 function context(body: string, search: unknown, contentType = 'application/json'): APIContext {
   return {

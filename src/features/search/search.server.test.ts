@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchError, type SearchQuery, type SearchResult, type ServerSearchBackend } from '../../lib/search/index.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import { SEARCH_CACHE, searchForPage, searchOnHost, searchPageHref, sitePath, type SearchAccess } from './search.server.ts';
-import { foreignSearchError } from './testing.ts';
+import { foreignSearchError } from '../../../tests/support/search-error.ts';
 
 const site = (id: string, extra: Partial<Site>): Site => ({
   id, name: id, technicalName: id, slug: '', isMain: false, internationalOnly: false, hideSideButtons: false,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomerAreaContent } from '../../lib/content/index.ts';
-import { captureLogs, type CapturedLogs } from '../../lib/log/testing.ts';
+import { captureLogs, type CapturedLogs } from '../../../tests/support/log.ts';
 import type { LoadContext } from '../platform/context.ts';
 import { loadSupportContact } from './page.server.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { changePassword, deleteAccount, getProfile, IdentityManagementError, resetMfa, updateProfile, type ManagementConfig } from './management.ts';
-import { fakeUser, startFakeManagement, type FakeManagement } from './management-testing.ts';
+import { fakeUser, startFakeManagement, type FakeManagement } from '../../../emulators/identity/management.ts';
 
 let fake: FakeManagement;
 let config: ManagementConfig;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedStateError } from './index.ts';
 import { redisConnection, type RedisConnection } from './redis.ts';
 import { redisIdempotencyStore, type RedisIdempotencyOptions } from './redis-idempotency.ts';
-import { ensureRedisServer, freePort, startRedis, type RunningRedis } from './redis-testing.ts';
+import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 
 const server = ensureRedisServer();
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSharedStateError, memorySharedState, SharedStateError } from './index.ts';
 import { KEY_PREFIX, redisConnection, redisSharedState, type RedisConnection } from './redis.ts';
-import { ensureRedisServer, freePort, startRedis, type RunningRedis } from './redis-testing.ts';
+import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 import { errorPageStatus } from '../../site/error-page.ts';
 
 const server = ensureRedisServer();

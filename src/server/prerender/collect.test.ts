@@ -1,4 +1,4 @@
-import { testServices } from '../../features/platform/testing.ts';
+import { testServices } from '../../../tests/support/services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
 import type { Services } from '../../features/platform/context.ts';
@@ -34,13 +34,13 @@ function fakeSource(name: string) {
   return { source, calls };
 }
 
-describe('collect: the customer area', () => {
+describe('collect: the customer area and the editor area', () => {
   it('is never prerendered, in any letter case, on any site, whatever a source offers', async () => {
     const source: RouteSource = {
       name: 'greedy',
       appliesTo: () => true,
       async routes(ctx) {
-        return Promise.all(['/mykomax', '/MyKomax/account', '/callback', '/mykomax-news', '/about/mykomax'].map(async (pagePath) => {
+        return Promise.all(['/mykomax', '/MyKomax/account', '/callback', '/Editor', '/mykomax-news', '/about/mykomax'].map(async (pagePath) => {
           const { model, recordHashes } = await ctx.build(pagePath, (lc, req) => loadChrome(lc, req.site).then((c) => ({ kind: 'content-page', ...c }) as never));
           return { pagePath, model, recordHashes, languages: ['en'], updatedAt: '2026-01-01', keys: [] };
         }));
@@ -51,7 +51,7 @@ describe('collect: the customer area', () => {
     // Other sites (their own hosts, or a slug on the main host) keep the neighbours and lose the customer area too.
     const others = routes.filter((r) => r.siteId !== 'site-main');
     expect(others.length).toBeGreaterThan(0);
-    expect(others.filter((r) => /^\/(mykomax|callback)(\/|$)/i.test(r.pagePath))).toEqual([]);
+    expect(others.filter((r) => /^\/(mykomax|callback|editor)(\/|$)/i.test(r.pagePath))).toEqual([]);
     expect(others.some((r) => r.pagePath === '/mykomax-news')).toBe(true);
   });
 });

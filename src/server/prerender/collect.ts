@@ -7,9 +7,8 @@ import { createRunData, routeSourceContext } from '../../features/platform/run-d
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { hashOf } from './fingerprint.ts';
 import { ROUTE_SOURCES, type RouteSource, type SourcedRoute } from './sources.ts';
+import { DELIVERY } from './policies.ts';
 import { idsOf, type IndexedRoute } from './targets.ts';
-import { isSignInPagePath } from '../../features/sign-in/area.ts';
-import { isEditorPagePath } from '../../features/editor/area.ts';
 import { getLogger } from '../../lib/log/index.ts';
 
 const log = getLogger('prerender');
@@ -131,12 +130,11 @@ export async function collect(services: Services, opts: { mode: HostMode; port: 
       const ctx = routeSourceContext({ system, site, locale, host, services, data, hash, onBuilt, ...(kept ? { kept } : {}) });
       for (const source of siteSources) {
         for (const r of keptSource(source) ?? await source.routes(ctx)) {
-          // The customer area and the sign-in callback are never prerendered (any case, any site),
-          // whatever a source offers: on the main site they are rendered on demand for each visitor
-          // and never stored (spec customer-area §2); on other sites they are a 404, which a static
-          // file would hide from the middleware.
-          if (isSignInPagePath(r.pagePath) || isEditorPagePath(r.pagePath)) {
-            log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the customer area and the editor area are never prerendered`);
+          // Pages a feature declares never static (the customer area, the callback, the editor area:
+          // policies.ts) are skipped whatever a source offers.
+          const owner = DELIVERY.neverStatic(r.pagePath);
+          if (owner) {
+            log.warn(`${source.name} offered ${localizedPath(site, locale, r.pagePath)}: the ${owner} feature's pages are never prerendered`);
             continue;
           }
           routes.push({

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, setRootLogger, type LogFormat, type LogLevel } from './index.ts';
+import { createLogger, setRootLogger, type LogFormat, type LogLevel } from '../../src/lib/log/index.ts';
 
 export interface CapturedLogs {
   /** The lines written so far, parsed (JSON format) . */

@@ -1,6 +1,6 @@
 // Test helpers shared by the features' integration tests (never imported by app code).
-import { memorySharedState } from '../../lib/shared-state/index.ts';
-import type { Services } from './context.ts';
+import { memorySharedState } from '../../src/lib/shared-state/index.ts';
+import type { Services } from '../../src/features/platform/context.ts';
 
 /** The services of a test talking to emulators at the given endpoints (identity at its local defaults). */
 export function testServices(endpoints: { contentEndpoint: string; catalogueEndpoint: string }): Services {

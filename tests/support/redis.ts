@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { aptInstallCommand, isDebian, isExecutable, isRoot } from '../../../scripts/system-package.ts';
+import { aptInstallCommand, isDebian, isExecutable, isRoot } from '../../scripts/system-package.ts';
 
 /** Where redis-server usually lives when it is not on PATH (Debian's package first). */
 export const REDIS_SERVER_PATHS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];

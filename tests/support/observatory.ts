@@ -11,6 +11,11 @@
  * in the responses), it reads the HSTS preload list (here: never preloaded), and it tells a
  * registrable domain by the public suffix list (here: the last two labels). It only grades
  * answers with a status of 2xx, 3xx, 401 or 403; this grades any answer (our 4xx pages too).
+ *
+ * Why not the package itself (`@mdn/mdn-http-observatory`, read at 1.4.8): its only export is
+ * `scan(hostname)`, which fetches http://host and https://host on the default ports (its port
+ * options are not passed on by `scan`), so it cannot grade a test server on a local port or a
+ * response a unit test hands in; it also pulls in PostgreSQL clients (pg-native), fastify and jsdom.
  */
 
 export interface ObservedResponse {
