@@ -5,6 +5,7 @@ import { registrationUrl } from '../sign-in/api.server.ts';
 import type { PageContext } from '../platform/context.ts';
 import { type CustomerAreaSettings, type TilePaths } from './tiles.ts';
 import { SERVICES, type ServiceId } from '../customer-area/roles.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const log = getLogger('dashboard');
 
@@ -25,7 +26,7 @@ const NO_SETTINGS = { directServiceUrl: null, wireFlowCloudUrl: null, masterData
  */
 export async function loadDashboardInput(ctx: PageContext, origin: string): Promise<DashboardInput> {
   const { request: req } = ctx;
-  const main = req.system.sites.find((s) => s.isMain) ?? req.site;
+  const main = mainSite(req.system) ?? req.site;
   const path = (p: string) => localizedPath(main, req.locale, p);
   const dashboardUrl = `${origin}${path(CUSTOMER_AREA_PATHS.dashboard)}`;
   let content = NO_SETTINGS as Awaited<ReturnType<typeof customerAreaSettings>>;

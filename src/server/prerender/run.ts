@@ -17,6 +17,7 @@ import { renderAll } from './render-pool.ts';
 import { indexKey, publishSearchDocuments, searchSiteKey, type Language, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';
 import type { RenderJob } from './render-one.ts';
 import { acquireLock, cleanStatic, HOSTS_FILE, linkTree, newReleaseId, publishRelease, readPointer, releaseDir, skipInCopy, stageRelease, takeStaged, type ReleaseHosts } from '../release.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 export interface PrerenderOptions {
   distDir: string;
@@ -429,7 +430,7 @@ async function prerenderLocked(opts: PrerenderOptions, deps: PrerenderDeps, stat
     rememberRouteIndex(staticRoot, releaseId, routeIndex);
   };
   if (!deferTail) await writeRouteIndex();
-  const main = collected.system.sites.find((s) => s.isMain);
+  const main = mainSite(collected.system);
   const hosts: ReleaseHosts = { main: (main && prerenderHost(main, opts.mode)) ?? null, hosts: Object.fromEntries(collected.hosts), sizes };
   await writeAtomic(join(releaseRoot, HOSTS_FILE), JSON.stringify(hosts));
   opts.onStep?.('manifests-written');
