@@ -12,7 +12,8 @@ import { contentContextFor, type PageContext } from './features/platform/context
 import { errorPageStatus } from './site/error-page.ts';
 import { getLogger } from './lib/log/index.ts';
 import { json } from './lib/http/json.ts';
-import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
+import { customerAreaCanonicalPath } from './features/customer-area/paths.ts';
+import { isMisplacedSignInPage, isSignInPath, SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { withIdentityProvider } from './features/sign-in/csp.ts';
 import { isEditorRequest } from './features/editor/session.server.ts';
 import { acceptHandoff } from './features/editor/handoff.server.ts';

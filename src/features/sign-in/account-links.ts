@@ -1,6 +1,7 @@
 import { originFor } from '../../site/links.ts';
 import { preferredLocale } from '../../site/locale.ts';
-import { CUSTOMER_AREA_PATHS, localizedPath } from '../../site/paths.ts';
+import { localizedPath } from '../../site/paths.ts';
+import { CUSTOMER_AREA_PATHS } from '../customer-area/paths.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
 import { mainSite } from '../../site/main-site.ts';
 

@@ -2,8 +2,8 @@ import { formatLocale } from '../../i18n/index.ts';
 import { customerAreaSettings } from '../../lib/content/cached.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import type { LoadContext, PageContext } from '../platform/context.ts';
-import { servicePaths, type ServicePaths } from './paths.ts';
-import type { SupportContactInfo } from './shared.tsx';
+import { servicePaths, type ServicePaths } from '../customer-area/paths.ts';
+import type { SupportContactInfo } from '../customer-area/island-kit.tsx';
 
 const log = getLogger('tickets');
 
