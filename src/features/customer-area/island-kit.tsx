@@ -40,7 +40,8 @@ export interface ServiceIslandProps<K extends string = never> {
 
 /** A translated string of the island's messages with its placeholders filled. */
 export function tr<K extends string>(m: Readonly<KeyedMessages<K>>, key: NoInfer<K>, values: Record<string, string | number> = {}): string {
-  return fill(m[key], values);
+  // A key missing at run time (messages built without the island's list) shows the key, as before.
+  return fill((m[key] as string | undefined) ?? key, values);
 }
 
 export type SessionState =
