@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
 import { hasPublishedRelease } from '../../src/server/startup.ts';
-import { CUSTOMER_AREA_PATHS } from '../../src/site/paths.ts';
+import { CUSTOMER_AREA_PATHS } from '../../src/features/customer-area/paths.ts';
 import type { BuildMeta, LatestBuild } from '../../src/server/static-site.ts';
 import type { ReleaseHosts } from '../../src/server/release.ts';
 import { arg, flag, loadNow, pad, rssMiB, send, spawnServer, waitFor } from './common.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  COMPARISON_PATH, CUSTOMER_AREA_PATHS, fileUrl, homePath, isTechnicalArea, localizedPath, MEDIA_RELEASES_PATH, mediaReleasePath, pathParts, productPath,
+  COMPARISON_PATH, fileUrl, homePath, isTechnicalArea, localizedPath, MEDIA_RELEASES_PATH, mediaReleasePath, pathParts, productPath,
   SEARCH_PATH, servicePath, STORIES_PATH, STORY_CONTACTS_PATH, storyContactPath, storyPath,
 } from './paths.ts';
 
@@ -50,14 +50,6 @@ describe('localizedPath', () => {
 
   it('adds the missing slash of a relative page path', () => {
     expect(localizedPath(main, de, 'contact')).toBe('/de/contact');
-  });
-});
-
-describe('CUSTOMER_AREA_PATHS', () => {
-  it('are the routes of spec customer-area §2, localized like every page', () => {
-    expect(Object.values(CUSTOMER_AREA_PATHS).map((p) => localizedPath(main, deCh, p))).toEqual([
-      '/de-ch/mykomax', '/de-ch/mykomax/account', '/de-ch/mykomax/tickets/list', '/de-ch/mykomax/inventory', '/de-ch/mykomax/user-admin', '/de-ch/mykomax/wire-flow',
-    ]);
   });
 });
 

@@ -58,18 +58,6 @@ export const COMPARISON_PATH = '/comparison';
 /** The catalogue bases (spec 2.1). */
 export const PRODUCTS_PATH = '/products';
 export const SERVICES_PATH = '/services';
-/**
- * The customer area's routes (spec customer-area §2) on the main site; the dashboard tiles link
- * to them (routes later issues build answer 404 until then).
- */
-export const CUSTOMER_AREA_PATHS = {
-  dashboard: '/mykomax',
-  account: '/mykomax/account',
-  tickets: '/mykomax/tickets/list',
-  inventory: '/mykomax/inventory',
-  userAdmin: '/mykomax/user-admin',
-  wireFlow: '/mykomax/wire-flow',
-} as const;
 
 const segment = (slug: string) => encodeURIComponent(slug);
 

@@ -17,6 +17,7 @@ import { availableClassificationIds, rootOf, buildClassificationModel, buildProd
 import { catalogueContext } from './context.ts';
 import type { CatalogueModel } from './model.ts';
 import { relatedStoriesFor } from './stories.server.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const CATALOGUE_KINDS = ['catalogue-classification', 'catalogue-product', 'catalogue-service'] as const;
 
@@ -81,7 +82,7 @@ export async function loadCatalogueRoute(lc: LoadContext, req: RequestContext, t
  */
 export async function catalogueRoute(locals: App.Locals, url: URL, type: ClassificationType): Promise<RouteResult<CatalogueModel>> {
   const ctx = pageContext(locals);
-  const main = ctx.request.system.sites.find((s) => s.isMain);
+  const main = mainSite(ctx.request.system);
   if (!ctx.prerender && !ctx.notFound && ctx.request.area === 'page' && !ctx.request.site.isMain && main) {
     return { kind: 'redirect', location: sitePageLocation(ctx.request, url, main, ctx.request.page.pagePath, url.search), status: 302 };
   }

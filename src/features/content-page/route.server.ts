@@ -6,6 +6,7 @@ import { sitePageLocation } from '../platform/direct.server.ts';
 import { catalogueWithin } from '../../lib/catalogue/routes.ts';
 import { loadContentPage } from './load.server.ts';
 import type { ContentPageModel } from './model.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /** What the content route answers: a redirect, or a page (or the 404 page) behind its protection gate. */
 export type ContentRouteResult = RedirectTo | { kind: 'page'; model: ContentPageModel | NotFoundModel; gate: PageGate };
@@ -28,7 +29,7 @@ export interface ContentRouteContext {
 function catalogueLocation(ctx: PageContext, url: URL): string | null {
   const req = ctx.request;
   if (ctx.notFound || req.area !== 'page') return null;
-  const main = req.system.sites.find((s) => s.isMain);
+  const main = mainSite(req.system);
   const within = main ? catalogueWithin(req.page.segments, req.site.isMain ? 1 : 0) : null;
   return main && within ? sitePageLocation(req, url, main, within.path, url.search) : null;
 }

@@ -1,6 +1,6 @@
 import { customerAreaSettings } from '../../lib/content/cached.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { CUSTOMER_AREA_PATHS, localizedPath } from '../../site/paths.ts';
+import { customerAreaPage } from '../customer-area/page.ts';
 import { registrationUrl } from '../sign-in/api.server.ts';
 import type { PageContext } from '../platform/context.ts';
 import { type CustomerAreaSettings, type TilePaths } from './tiles.ts';
@@ -24,10 +24,8 @@ const NO_SETTINGS = { directServiceUrl: null, wireFlowCloudUrl: null, masterData
  * cannot answer, the tiles still show their role status and the page says what failed.
  */
 export async function loadDashboardInput(ctx: PageContext, origin: string): Promise<DashboardInput> {
-  const { request: req } = ctx;
-  const main = req.system.sites.find((s) => s.isMain) ?? req.site;
-  const path = (p: string) => localizedPath(main, req.locale, p);
-  const dashboardUrl = `${origin}${path(CUSTOMER_AREA_PATHS.dashboard)}`;
+  const { href, links } = customerAreaPage(ctx);
+  const dashboardUrl = `${origin}${links.dashboard}`;
   let content = NO_SETTINGS as Awaited<ReturnType<typeof customerAreaSettings>>;
   let settingsError: string | null = null;
   try {
@@ -45,14 +43,14 @@ export async function loadDashboardInput(ctx: PageContext, origin: string): Prom
       masterDataWmUrl: content.masterDataWmUrl,
       masterDataMdsUrl: content.masterDataMdsUrl,
       campusUrl: content.campusUrl,
-      requestAccessUrl: content.requestAccessPath ? path(content.requestAccessPath) : null,
+      requestAccessUrl: content.requestAccessPath ? href(content.requestAccessPath) : null,
       comingSoon: content.comingSoon.filter((s): s is ServiceId => known.has(s)),
     },
     paths: {
-      tickets: path(CUSTOMER_AREA_PATHS.tickets),
-      inventory: path(CUSTOMER_AREA_PATHS.inventory),
-      userAdmin: path(CUSTOMER_AREA_PATHS.userAdmin),
-      wireFlow: path(CUSTOMER_AREA_PATHS.wireFlow),
+      tickets: links.tickets,
+      inventory: links.inventory,
+      userAdmin: links.userAdmin,
+      wireFlow: links.wireFlow,
       dashboardUrl,
     },
     settingsError,

@@ -18,6 +18,7 @@ import { loadSiteNavigation } from './navigation.server.ts';
 import type { SiteNavigationAnswer } from './navigation.ts';
 import { checkParam, IdSchema, LanguageSchema, stageParam } from './params.ts';
 import { editorCookieHeader, isEditorRequest } from './session.server.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const log = getLogger('editor');
 
@@ -53,7 +54,7 @@ export type EditorPageOutcome =
 /** What the editor chose in the query (site, language, stage); anything unknown falls back to the defaults. */
 export function editorChoice(ctx: PageContext, params: URLSearchParams): { site: Site; language: string; stage: Stage } {
   const { system } = ctx;
-  const main = system.sites.find((s) => s.isMain) ?? ctx.request.site;
+  const main = mainSite(system) ?? ctx.request.site;
   const siteId = checkParam('site', IdSchema, params.get('site') ?? '');
   const site = (siteId.ok && system.sites.find((s) => s.id === siteId.value)) || main;
   const languages = siteLanguages(site, system.languages);
@@ -69,7 +70,7 @@ export function editorChoice(ctx: PageContext, params: URLSearchParams): { site:
 export async function loadEditorArea(ctx: PageContext, url: URL): Promise<EditorAreaModel> {
   const { system, services } = ctx;
   const { site, language, stage } = editorChoice(ctx, url.searchParams);
-  const main = system.sites.find((s) => s.isMain) ?? ctx.request.site;
+  const main = mainSite(system) ?? ctx.request.site;
   const model: EditorAreaModel = {
     sites: system.sites.map((s) => ({ id: s.id, name: s.name })),
     choice: { siteId: site.id, language, stage },

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { CONTRACT_STATES, type ContractState, type Location, type Machine, type MachineQuery } from '../../lib/ticketing/types.ts';
-import { newTicketForMachine, ticketPath } from '../tickets/paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../tickets/shared.tsx';
+import { newTicketForMachine, ticketPath } from '../customer-area/paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { STATUS_KEYS } from '../tickets/TicketList.tsx';
 import { formatDate, statusKey } from '../tickets/view.ts';
@@ -16,7 +16,8 @@ export const MESSAGE_KEYS = [
   'inventory.softwareVersion', 'inventory.until', 'inventory.noOpenTickets', 'inventory.createTicket', 'inventory.caption',
 ] as const;
 
-interface Props extends ServiceIslandProps {
+type Key = (typeof MESSAGE_KEYS)[number];
+interface Props extends ServiceIslandProps<Key> {
   /** `cards` (the inventory) or `table` (the older list view, /inventory/old). */
   view: 'cards' | 'table';
 }
@@ -139,7 +140,7 @@ export function Inventory({ messages: m, locale, paths, support, view }: Props) 
             <caption id={`${id}-caption`} className="visually-hidden">{m['inventory.caption']}</caption>
             <thead>
               <tr>
-                {['inventory.machine', 'inventory.model', 'inventory.serialNumber', 'inventory.location', 'inventory.installedOn', 'inventory.warranty', 'inventory.serviceContract', 'inventory.openTickets']
+                {(['inventory.machine', 'inventory.model', 'inventory.serialNumber', 'inventory.location', 'inventory.installedOn', 'inventory.warranty', 'inventory.serviceContract', 'inventory.openTickets'] as const)
                   .map((k) => <th key={k} scope="col">{m[k]}</th>)}
               </tr>
             </thead>

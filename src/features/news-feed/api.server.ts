@@ -9,6 +9,7 @@ import { fixedT, uiLanguage } from '../../i18n/index.ts';
 import { apiContext } from '../platform/context.ts';
 import { apiContentContext, localeOf, LocaleParam } from '../platform/api.server.ts';
 import { mainSiteOrigin, toNewsFeedResponse } from './response.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const Query = v.object({
   lang: LocaleParam,
@@ -26,7 +27,7 @@ export const getNewsFeed = endpoint(READ_ONLY, async ({ url, locals }: APIContex
   try {
     const system = api.system;
     const page = await newsFeedPage(api.data, ctx, NEWS_FEED_PAGE_SIZE, after);
-    const main = system.sites.find((s) => s.isMain) ?? system.sites[0];
+    const main = mainSite(system) ?? system.sites[0];
     if (!main) return json({ error: 'No site configured' }, 503);
     const body = toNewsFeedResponse(page, {
       links: { site: main, locale, sites: system.sites },

@@ -3,6 +3,7 @@ import { resolveLink, type LinkContext } from '../../site/links.ts';
 import { isLocalHost } from '../../site/resolve-site.ts';
 import type { Site } from '../../site/types.ts';
 import type { NewsFeedEntry, NewsFeedResponse } from './types.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 export interface NewsLinkOptions {
   links: LinkContext;
@@ -20,7 +21,7 @@ export interface NewsLinkOptions {
  */
 export function mainSiteOrigin(requestUrl: URL, sites: Pick<Site, 'isMain' | 'domains'>[]): string {
   const host = requestUrl.hostname.toLowerCase();
-  const main = sites.find((s) => s.isMain);
+  const main = mainSite({ sites });
   if (!main || main.domains.some((d) => d.host === host)) return '';
   if (!sites.some((s) => s.domains.some((d) => d.host === host))) return '';
   const local = isLocalHost(requestUrl.host);

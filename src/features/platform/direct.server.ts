@@ -7,6 +7,7 @@ import { withoutDirect } from '../../site/redirects.ts';
 import { isLocalHost, siteHost } from '../../site/resolve-site.ts';
 import type { RequestContext } from '../../site/request.ts';
 import type { Site } from '../../site/types.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /**
  * Where `?direct` on a page id leads (spec 2.2): the page's real URL on whichever site it lives,
@@ -20,7 +21,7 @@ import type { Site } from '../../site/types.ts';
 export async function directTarget(content: ContentContext, req: RequestContext, url: URL): Promise<string | null> {
   const [page] = await getPageLocationsById(content, [req.page.slug]);
   if (!page) return null;
-  const home = page.pageType === 'Content' ? req.site : (req.system.sites.find((s) => s.isMain) ?? req.site);
+  const home = page.pageType === 'Content' ? req.site : (mainSite(req.system) ?? req.site);
   const site = (page.siteId && req.system.sites.find((s) => s.id === page.siteId)) || home;
   return sitePageLocation(req, url, site, page.path, withoutDirect(url.search), page);
 }

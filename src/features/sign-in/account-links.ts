@@ -1,7 +1,9 @@
 import { originFor } from '../../site/links.ts';
 import { preferredLocale } from '../../site/locale.ts';
-import { CUSTOMER_AREA_PATHS, localizedPath } from '../../site/paths.ts';
+import { localizedPath } from '../../site/paths.ts';
+import { CUSTOMER_AREA_PATHS } from '../customer-area/paths.ts';
 import type { Locale, Site, SystemData } from '../../site/types.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /** The logout page of the customer area (spec customer-area §2). */
 export const LOGOUT_PATH = '/mykomax/logout';
@@ -29,7 +31,7 @@ export interface AccountLinks {
  *   // 'http://localhost:4321/en/mykomax'
  */
 export function accountLinks(ctx: { system: Pick<SystemData, 'sites' | 'languages' | 'countries'>; site: Site; locale: Pick<Locale, 'urlCode'>; here: URL }): AccountLinks {
-  const main = ctx.system.sites.find((s) => s.isMain) ?? ctx.site;
+  const main = mainSite(ctx.system) ?? ctx.site;
   const origin = originFor(main, ctx.here);
   const locale = main.id === ctx.site.id ? ctx.locale : preferredLocale(ctx.locale.urlCode, main, ctx.system);
   const area = (path: string) => `${origin}${localizedPath(main, locale, path)}`;

@@ -6,6 +6,7 @@ import { apiContext } from '../platform/context.ts';
 import { requireUser } from './bearer.server.ts';
 import { originFor } from '../../site/links.ts';
 import { RETURN_PARAM, returnTarget, siteHosts, siteOrigins } from '../../site/return-target.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /** GET /api/mykomax/session: the subject and scope of the caller's verified access token (no-store). */
 export const getSession = endpoint(READ_ONLY, checked({ auth: requireUser }, ({ user }) => json({ sub: user.claims.sub, scope: user.claims.scope })));
@@ -25,7 +26,7 @@ export const getRegister = endpoint(READ_ONLY, async ({ url, locals }: APIContex
   const raw = url.searchParams.get(RETURN_PARAM);
   const back = raw === null ? null : returnTarget(raw, siteOrigins(siteHosts(system.sites), url));
   if (raw !== null && !back) return json({ error: 'return must be the address of a page of one of our sites' }, 400);
-  const main = system.sites.find((s) => s.isMain);
+  const main = mainSite(system);
   const goto = new URL(`${originFor(main, url) || url.origin}/${locale}/mykomax`);
   if (back) goto.searchParams.set(RETURN_PARAM, back);
   return new Response(null, { status: 302, headers: { Location: registrationUrl(services.identity.issuer, goto.href), 'Cache-Control': 'no-store' } });

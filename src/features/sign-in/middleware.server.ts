@@ -1,5 +1,6 @@
 import type { FeatureMiddleware } from '../platform/feature-middleware.ts';
-import { customerAreaCanonicalPath, isMisplacedSignInPage, isSignInPath } from './area.ts';
+import { customerAreaCanonicalPath } from '../customer-area/paths.ts';
+import { isMisplacedSignInPage, isSignInPath } from './area.ts';
 import { withIdentityProvider } from './csp.ts';
 
 /**

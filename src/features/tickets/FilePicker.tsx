@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import { newIdempotencyKey } from '../../lib/idempotency/key.ts';
-import { tr, type Messages } from './shared.tsx';
+import { tr, type Messages } from '../customer-area/island-kit.tsx';
 import { validateFile } from './validation.ts';
 
 export const FILE_KEYS = [
@@ -26,7 +26,7 @@ let seq = 0;
  * Choosing images and videos to attach (spec §5: at most 100 MB each): files that are too large or
  * of another type are refused here with a message and never sent.
  */
-export function FilePicker({ files, onChange, m, locale, disabled }: { files: PickedFile[]; onChange: (files: PickedFile[]) => void; m: Messages; locale: string; disabled?: boolean }) {
+export function FilePicker({ files, onChange, m, locale, disabled }: { files: PickedFile[]; onChange: (files: PickedFile[]) => void; m: Messages<(typeof FILE_KEYS)[number]>; locale: string; disabled?: boolean }) {
   const id = useId();
   const [refused, setRefused] = useState<string[]>([]);
   const onPick = (list: FileList | null) => {

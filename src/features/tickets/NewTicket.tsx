@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { keyHolder, type KeyHolder } from '../../lib/idempotency/key.ts';
 import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
-import { ticketPath } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type ServiceIslandProps, type WriteFailure } from './shared.tsx';
+import { ticketPath } from '../customer-area/paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type ServiceIslandProps, type WriteFailure } from '../customer-area/island-kit.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
 import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
@@ -17,7 +17,9 @@ export const MESSAGE_KEYS = [
   'tickets.form.toTicket', 'tickets.backToList',
 ] as const;
 
-type Props = ServiceIslandProps;
+type Props = ServiceIslandProps<Key>;
+/** The locale keys this island shows (its messages are typed by them). */
+type Key = (typeof MESSAGE_KEYS)[number];
 
 type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions } | { kind: 'failed'; detail: string };
 type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | ({ kind: 'failed'; id?: string } & WriteFailure);
@@ -119,7 +121,7 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
   };
 
   const describedBy = (f: TicketFormField) => (errors[f] ? `${id}-${f}-error` : undefined);
-  const label = (f: TicketFormField, key: string) => (
+  const label = (f: TicketFormField, key: Key) => (
     <label htmlFor={`${id}-${f}`}>
       {m[key]}{REQUIRED.has(f) ? <span aria-hidden="true"> *</span> : <span className="services__muted"> ({m['tickets.form.optional']})</span>}
     </label>

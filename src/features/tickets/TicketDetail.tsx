@@ -5,7 +5,7 @@ import { CLOSING_REASONS, type ClosingReason, type Ticket } from '../../lib/tick
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
 import {
   detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type Messages, type ServiceIslandProps, type SupportContactInfo, type WriteFailure,
-} from './shared.tsx';
+} from '../customer-area/island-kit.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { STATUS_KEYS, TYPE_KEYS } from './TicketList.tsx';
 import { COMMENT_REQUIRED, TEXT_MAX, validateComment } from './validation.ts';
@@ -24,7 +24,8 @@ export const MESSAGE_KEYS = [
   'tickets.detail.closed', 'tickets.detail.closedReason', 'tickets.detail.closedDone', 'tickets.detail.closedNoChanges', 'tickets.detail.sending',
 ] as const;
 
-interface Props extends ServiceIslandProps {
+type Key = (typeof MESSAGE_KEYS)[number];
+interface Props extends ServiceIslandProps<Key> {
   /** Empty when the address names no possible ticket (the page answered 404). */
   ticketId: string;
 }
@@ -128,7 +129,7 @@ function Fact({ label, value }: { label: string | undefined; value: string | und
   return <div className="ticket__fact"><dt>{label}</dt><dd>{value}</dd></div>;
 }
 
-function ClosedNotice({ t, m, locale }: { t: Ticket; m: Messages; locale: string }) {
+function ClosedNotice({ t, m, locale }: { t: Ticket; m: Messages<Key>; locale: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => { if (document.activeElement === document.body || document.activeElement?.closest('.ticket__close')) ref.current?.focus(); }, []);
   return (
@@ -141,7 +142,7 @@ function ClosedNotice({ t, m, locale }: { t: Ticket; m: Messages; locale: string
   );
 }
 
-function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: Messages; support: SupportContactInfo | null; onAdded: (t: Ticket) => void }) {
+function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: Messages<Key>; support: SupportContactInfo | null; onAdded: (t: Ticket) => void }) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
   const [body, setBody] = useState('');
@@ -185,7 +186,7 @@ function CommentForm({ ticketId, m, support, onAdded }: { ticketId: string; m: M
   );
 }
 
-function AttachmentForm({ ticketId, m, support, locale, onUploaded }: { ticketId: string; m: Messages; support: SupportContactInfo | null; locale: string; onUploaded: () => Promise<void> }) {
+function AttachmentForm({ ticketId, m, support, locale, onUploaded }: { ticketId: string; m: Messages<Key>; support: SupportContactInfo | null; locale: string; onUploaded: () => Promise<void> }) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<WriteFailure | null>(null);
@@ -211,7 +212,7 @@ function AttachmentForm({ ticketId, m, support, locale, onUploaded }: { ticketId
   );
 }
 
-function CloseForm({ ticketId, m, support, onClosed }: { ticketId: string; m: Messages; support: SupportContactInfo | null; onClosed: (t: Ticket) => void }) {
+function CloseForm({ ticketId, m, support, onClosed }: { ticketId: string; m: Messages<Key>; support: SupportContactInfo | null; onClosed: (t: Ticket) => void }) {
   const id = useId();
   const [reason, setReason] = useState<ClosingReason | ''>('');
   const [comment, setComment] = useState('');

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import type { Page, TicketSortField, TicketSummary } from '../../lib/ticketing/types.ts';
 import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
-import { ticketPath } from './paths.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from './shared.tsx';
+import { ticketPath } from '../customer-area/paths.ts';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
 import { ticketing } from './ticketing.client.ts';
 import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, OPEN_FILTER, parseListState, statusesOfFilter, statusFilterValue, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
 
@@ -17,11 +17,13 @@ export const MESSAGE_KEYS = [
   'tickets.col.id', 'tickets.col.subject', 'tickets.col.type', 'tickets.col.machine', 'tickets.col.status', 'tickets.col.createdOn',
 ] as const;
 
-type Props = ServiceIslandProps;
+type Props = ServiceIslandProps<Key>;
+/** The locale keys this island shows (its messages are typed by them). */
+type Key = (typeof MESSAGE_KEYS)[number];
 
 type Data = { kind: 'loading' } | { kind: 'ready'; page: Page<TicketSummary> } | { kind: 'failed'; detail: string };
 
-const COLUMNS: { key: string; sort?: TicketSortField }[] = [
+const COLUMNS: { key: Key; sort?: TicketSortField }[] = [
   { key: 'tickets.col.id' }, { key: 'tickets.col.subject', sort: 'SUBJECT' }, { key: 'tickets.col.type' }, { key: 'tickets.col.machine' },
   { key: 'tickets.col.status', sort: 'STATUS' }, { key: 'tickets.col.createdOn', sort: 'CREATED_ON' },
 ];

@@ -2,8 +2,9 @@ import { formatLocale } from '../../i18n/index.ts';
 import { customerAreaSettings } from '../../lib/content/cached.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import type { LoadContext, PageContext } from '../platform/context.ts';
-import { servicePaths, type ServicePaths } from './paths.ts';
-import type { SupportContactInfo } from './shared.tsx';
+import { customerAreaPage } from '../customer-area/page.ts';
+import type { ServicePaths } from '../customer-area/paths.ts';
+import type { SupportContactInfo } from '../customer-area/island-kit.tsx';
 
 const log = getLogger('tickets');
 
@@ -18,9 +19,9 @@ export interface ServicePageProps {
 
 /** What every customer-service page hands its island: the pages' addresses, the Intl locale and the support contact. */
 export async function servicePageProps(ctx: PageContext): Promise<ServicePageProps> {
-  const { site, locale } = ctx.request;
+  const { locale } = ctx.request;
   return {
-    paths: servicePaths(site, locale),
+    paths: customerAreaPage(ctx).services,
     locale: formatLocale(locale.language, locale.country),
     support: await loadSupportContact(ctx),
   };

@@ -26,23 +26,24 @@ export const FILE_NOT_MEDIA = 'tickets.files.notMedia';
 export const SUBJECT_MAX = 200;
 export const TEXT_MAX = 20_000;
 
-export type MessageKey = (typeof REQUIRED_MESSAGES)[keyof typeof REQUIRED_MESSAGES] | typeof COMMENT_REQUIRED | typeof FILE_TOO_LARGE | typeof FILE_NOT_MEDIA;
+export type RequiredMessageKey = (typeof REQUIRED_MESSAGES)[keyof typeof REQUIRED_MESSAGES];
+export type MessageKey = RequiredMessageKey | typeof COMMENT_REQUIRED | typeof FILE_TOO_LARGE | typeof FILE_NOT_MEDIA;
 
 /** The required fields left empty (blank counts as empty), in form order, with their message keys. */
-export function validateTicketForm(values: Partial<TicketFormValues>): Partial<Record<TicketFormField, MessageKey>> {
-  const errors: Partial<Record<TicketFormField, MessageKey>> = {};
+export function validateTicketForm(values: Partial<TicketFormValues>): Partial<Record<TicketFormField, RequiredMessageKey>> {
+  const errors: Partial<Record<TicketFormField, RequiredMessageKey>> = {};
   for (const field of Object.keys(REQUIRED_MESSAGES) as (keyof typeof REQUIRED_MESSAGES)[]) {
     if (!values[field]?.trim()) errors[field] = REQUIRED_MESSAGES[field];
   }
   return errors;
 }
 
-export function validateComment(body: string): MessageKey | null {
+export function validateComment(body: string): typeof COMMENT_REQUIRED | null {
   return body.trim() ? null : COMMENT_REQUIRED;
 }
 
 /** Why a file cannot be attached (images and videos of at most 100 MB), else null. */
-export function validateFile(file: { size: number; type: string }): MessageKey | null {
+export function validateFile(file: { size: number; type: string }): typeof FILE_TOO_LARGE | typeof FILE_NOT_MEDIA | null {
   if (!isImageOrVideo(file.type)) return FILE_NOT_MEDIA;
   if (file.size > MAX_UPLOAD_BYTES) return FILE_TOO_LARGE;
   return null;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import type { SoftwareVersion, WireFlow as WireFlowData } from '../../lib/ticketing/types.ts';
-import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps } from '../tickets/shared.tsx';
+import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
 import { ticketing } from '../tickets/ticketing.client.ts';
 import { formatDate } from '../tickets/view.ts';
 
@@ -12,7 +12,9 @@ export const MESSAGE_KEYS = [
   'wireFlow.linkExpiry', 'wireFlow.opensInNewTab',
 ] as const;
 
-type Props = ServiceIslandProps;
+type Props = ServiceIslandProps<Key>;
+/** The locale keys this island shows (its messages are typed by them). */
+type Key = (typeof MESSAGE_KEYS)[number];
 
 type Data = { kind: 'loading' } | { kind: 'ready'; wireFlow: WireFlowData } | { kind: 'failed'; detail: string };
 
@@ -73,7 +75,7 @@ export function WireFlow({ messages: m, locale, paths, support }: Props) {
   );
 }
 
-function Version({ v, m, locale, title }: { v: SoftwareVersion; m: Messages; locale: string; title: string }) {
+function Version({ v, m, locale, title }: { v: SoftwareVersion; m: Messages<Key>; locale: string; title: string }) {
   return (
     <section className="wire-flow__version">
       <h3>{title}</h3>

@@ -10,6 +10,7 @@ import { prerenderHost, type Collected, type HostMode } from './collect.ts';
 import { removeRoute, robotsTxt, sitemapXml } from './output.ts';
 import { ROUTE_INDEX_FILE, ROUTE_INDEX_FORMAT, type IndexedRoute, type RouteIndex } from './targets.ts';
 import { secondsSince, type HostRules, type HostWork, type NewRelease, type RunState } from './run-state.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /**
  * Completes each host's rules with the routes kept unchanged and removes the files of the routes
@@ -82,7 +83,7 @@ export function routeIndexFor(collected: Pick<Collected, 'routes' | 'keyIds' | '
 
 /** hosts.json of the release: the main host, every host's origin and the bytes of every manifest. */
 export function releaseHosts(collected: Pick<Collected, 'system' | 'hosts'>, mode: HostMode, sizes: Record<string, number>): ReleaseHosts {
-  const main = collected.system.sites.find((s) => s.isMain);
+  const main = mainSite(collected.system);
   return { main: (main && prerenderHost(main, mode)) ?? null, hosts: Object.fromEntries(collected.hosts), sizes };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeTiles, type CustomerAreaSettings } from '../dashboard/tiles.ts';
-import { ROLES } from '../customer-area/roles.ts';
+import { ROLES } from './roles.ts';
 import { hasServiceAccess, SERVICE_TILES, type CustomerService } from './access.ts';
 
 const NO_SETTINGS: CustomerAreaSettings = {

@@ -1,8 +1,8 @@
-import { roleStatuses, type ServiceId } from '../customer-area/roles.ts';
+import { roleStatuses, type ServiceId } from './roles.ts';
 
 /**
- * Which customer service a page belongs to, and its dashboard tile: one table (the dashboard's
- * tile rules, `src/features/dashboard/tiles.ts`, over spec customer-area §6's role strings) decides
+ * Which customer service a page belongs to, and its dashboard tile: one table (the role table,
+ * `roles.ts`, over spec customer-area §6's role strings) decides
  * both the tile and the page, so a page opens exactly when its tile is active.
  */
 export const SERVICE_TILES = {

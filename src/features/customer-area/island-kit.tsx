@@ -1,8 +1,14 @@
 import { useEffect, useState } from 'react';
 import { ensureSession, type AuthenticatedUser } from '../../lib/identity/session.ts';
-import { fill } from '../../i18n/island.ts';
+import { fill, type Messages as KeyedMessages } from '../../i18n/island.ts';
 import { hasServiceAccess, type CustomerService } from './access.ts';
 import type { ServicePaths } from './paths.ts';
+
+/*
+ * The island kit of the customer services (tickets, inventory, wire-flow): the session gate, the
+ * loading skeleton, the spec's failure and no-access texts with the support contact, and `tr` over
+ * typed messages (a key the island did not ask for in its MESSAGE_KEYS does not compile).
+ */
 
 /** Komax service's contact (the content hub's customer-area settings); islands get it as the `support` prop. */
 export interface SupportContactInfo {
@@ -11,12 +17,20 @@ export interface SupportContactInfo {
   phone: string;
 }
 
-/** UI strings islands of the customer services get as a prop (keys of locales/en.json). */
-export type Messages = Readonly<Record<string, string>>;
+/** The keys the kit's pieces below show; every island spreads them into its MESSAGE_KEYS. */
+export const SHARED_KEYS = [
+  'serviceError.title', 'serviceError.text', 'serviceError.contact', 'serviceError.details', 'serviceError.retry',
+  'serviceError.noAccessTitle', 'serviceError.noAccessText', 'serviceError.noAccessHow', 'serviceError.noAccessAsk', 'serviceError.toDashboard', 'serviceError.loading',
+  'serviceError.signInFailed', 'serviceError.unknownOutcome', 'serviceError.uploadStalled',
+] as const;
+export type SharedKey = (typeof SHARED_KEYS)[number];
 
-/** What every customer-service island (tickets, inventory, wire-flow) gets from its page. */
-export interface ServiceIslandProps {
-  messages: Messages;
+/** UI strings a customer-service island gets as a prop: its own keys (of locales/en.json) and the kit's. */
+export type Messages<K extends string = never> = Readonly<KeyedMessages<K | SharedKey>>;
+
+/** What every customer-service island (tickets, inventory, wire-flow) gets from its page; K: the island's keys. */
+export interface ServiceIslandProps<K extends string = never> {
+  messages: Messages<K>;
   /** Intl locale of the page (de-CH for German). */
   locale: string;
   paths: ServicePaths;
@@ -24,15 +38,11 @@ export interface ServiceIslandProps {
   support: SupportContactInfo | null;
 }
 
-/** The keys the shared pieces below show; every island spreads them into its MESSAGE_KEYS. */
-export const SHARED_KEYS = [
-  'serviceError.title', 'serviceError.text', 'serviceError.contact', 'serviceError.details', 'serviceError.retry',
-  'serviceError.noAccessTitle', 'serviceError.noAccessText', 'serviceError.noAccessHow', 'serviceError.noAccessAsk', 'serviceError.toDashboard', 'serviceError.loading',
-  'serviceError.signInFailed', 'serviceError.unknownOutcome', 'serviceError.uploadStalled',
-] as const;
-
-/** A translated string with its placeholders filled. */
-export const tr = (m: Messages, key: string, values: Record<string, string | number> = {}) => fill(m[key] ?? key, values);
+/** A translated string of the island's messages with its placeholders filled. */
+export function tr<K extends string>(m: Readonly<KeyedMessages<K>>, key: NoInfer<K>, values: Record<string, string | number> = {}): string {
+  // A key missing at run time (messages built without the island's list) shows the key, as before.
+  return fill((m[key] as string | undefined) ?? key, values);
+}
 
 export type SessionState =
   | { kind: 'loading' }
@@ -112,7 +122,7 @@ export function ServiceError({ m, support, detail, retry, headingLevel = 2, unkn
 }
 
 export function SupportContact({ m, support }: { m: Messages; support: SupportContactInfo }) {
-  const [before = '', middle = '', after = ''] = m['serviceError.contact']!.split(/\{\{(?:email|phone)\}\}/);
+  const [before = '', middle = '', after = ''] = m['serviceError.contact'].split(/\{\{(?:email|phone)\}\}/);
   return (
     <p className="services__contact">
       {before}<a href={`mailto:${support.email}`}>{support.email}</a>{middle}<a href={`tel:${support.phone.replace(/\s/g, '')}`}>{support.phone}</a>{after}
