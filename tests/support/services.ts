@@ -1,6 +1,10 @@
 // Test helpers shared by the features' integration tests (never imported by app code).
+import { afterAll, beforeAll } from 'vitest';
+import { startDemoServices, type DemoServices } from '../../emulators/testing.ts';
+import { getSystemData } from '../../src/lib/content/index.ts';
 import { memorySharedState } from '../../src/lib/shared-state/index.ts';
 import type { Services } from '../../src/features/platform/context.ts';
+import type { SystemData } from '../../src/site/types.ts';
 
 /** The services of a test talking to emulators at the given endpoints (identity at its local defaults). */
 export function testServices(endpoints: { contentEndpoint: string; catalogueEndpoint: string }): Services {
@@ -23,4 +27,21 @@ export function testServices(endpoints: { contentEndpoint: string; catalogueEndp
     sharedState: memorySharedState(),
     thirdParty: {},
   };
+}
+
+/**
+ * The demo world of a test file: the content hub and catalogue emulators over the demo data,
+ * started before its tests and closed after, the test's services and the published system data
+ * (read them inside tests or hooks, once `beforeAll` has run).
+ */
+export function useDemoWorld(): { readonly services: Services; readonly system: SystemData } {
+  let demo: DemoServices | undefined;
+  const world = {} as { services: Services; system: SystemData };
+  beforeAll(async () => {
+    demo = await startDemoServices();
+    world.services = testServices(demo);
+    world.system = await getSystemData({ config: world.services.content, locales: ['en'], stage: 'PUBLISHED' });
+  });
+  afterAll(() => demo?.close());
+  return world;
 }

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
+import { describe, expect, it } from 'vitest';
 import { cachedSource, DataCache } from '../../lib/cache/data-cache.ts';
-import { getSystemData, type PageInjection } from '../../lib/content/index.ts';
+import { type PageInjection } from '../../lib/content/index.ts';
 import { captureLogs } from '../../../tests/support/log.ts';
 import { makeLocale } from '../../site/locale.ts';
-import type { Locale, SystemData } from '../../site/types.ts';
+import type { Locale } from '../../site/types.ts';
 import { loadContentPage } from '../content-page/load.server.ts';
-import { contentContextFor, type Services } from '../platform/context.ts';
+import { contentContextFor } from '../platform/context.ts';
 import { routeRequest } from '../platform/run-data.server.ts';
-import { testServices } from '../../../tests/support/services.ts';
+import { useDemoWorld } from '../../../tests/support/services.ts';
 import { loadInjection } from './injection.server.ts';
 
-let demo: DemoServices;
-let services: Services;
-let system: SystemData;
-
-beforeAll(async () => {
-  demo = await startDemoServices();
-  services = testServices(demo);
-  system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
-});
-afterAll(() => demo.close());
+const world = useDemoWorld();
 
 /** A request for a page path of a site in a locale, with its load context. */
 function request(path: string, locale: Locale = makeLocale('en', 'CH'), main = true) {
+  const { services, system } = world;
   const site = system.sites.find((s) => (main ? s.isMain : s.slug === 'brand-portal'))!;
   const req = routeRequest(system, 'localhost', site, locale, path);
   const lc = { data: cachedSource(new DataCache(), 'use', false), content: contentContextFor(services.content, system, site, locale), services };

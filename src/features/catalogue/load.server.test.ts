@@ -1,30 +1,18 @@
-import { testServices } from '../../../tests/support/services.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
+import { useDemoWorld } from '../../../tests/support/services.ts';
+import { describe, expect, it } from 'vitest';
 import { cachedSource, DataCache, type DataSource } from '../../lib/cache/data-cache.ts';
-import { getSystemData } from '../../lib/content/index.ts';
 import { CatalogueError } from '../../lib/catalogue/index.ts';
 import { makeLocale } from '../../site/locale.ts';
-import type { SystemData } from '../../site/types.ts';
-import { contentContextFor, type Services } from '../platform/context.ts';
+import { contentContextFor } from '../platform/context.ts';
 import { routeRequest } from '../platform/run-data.server.ts';
 import { loadCatalogueRoute } from './load.server.ts';
 import { captureLogs } from '../../../tests/support/log.ts';
 
-let demo: DemoServices;
-let services: Services;
-let system: SystemData;
-
-beforeAll(async () => {
-  demo = await startDemoServices();
-  services = testServices(demo);
-  system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
-});
-
-afterAll(() => demo.close());
+const world = useDemoWorld();
 
 /** Loads a catalogue path of the main site in a locale, as a request for it would. */
 function load(path: string, locale = makeLocale('en', 'CH'), data: DataSource = cachedSource(new DataCache(), 'use', false)) {
+  const { services, system } = world;
   const site = system.sites.find((s) => s.isMain)!;
   const req = routeRequest(system, 'localhost', site, locale, path);
   const type = path.startsWith('/services') ? 'service' : 'product';

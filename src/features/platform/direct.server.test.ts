@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServices, type DemoServices } from '../../../emulators/testing.ts';
-import { getSystemData } from '../../lib/content/index.ts';
+import { describe, expect, it } from 'vitest';
 import { makeLocale } from '../../site/locale.ts';
-import type { SystemData } from '../../site/types.ts';
-import { contentContextFor, type Services } from './context.ts';
+import { contentContextFor } from './context.ts';
 import { directTarget } from './direct.server.ts';
 import { routeRequest } from './run-data.server.ts';
-import { testServices } from '../../../tests/support/services.ts';
+import { useDemoWorld } from '../../../tests/support/services.ts';
 
-let demo: DemoServices;
-let services: Services;
-let system: SystemData;
-
-beforeAll(async () => {
-  demo = await startDemoServices();
-  services = testServices(demo);
-  system = await getSystemData({ config: services.content, locales: ['en'], stage: 'PUBLISHED' });
-});
-
-afterAll(() => demo.close());
+const world = useDemoWorld();
 
 /** Where `{path}?direct=true&utm=x` on the main site (localhost:4321) leads, in a locale. */
 function direct(path: string, locale = makeLocale('en', null)) {
+  const { services, system } = world;
   const site = system.sites.find((s) => s.isMain)!;
   const req = routeRequest(system, 'localhost', site, locale, path);
   const url = new URL(`http://localhost:4321${req.page.pagePath ? `/${locale.urlCode}${req.page.pagePath}` : ''}?direct=true&utm=x`);
