@@ -27,6 +27,7 @@ import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { replaceAtomic } from '../lib/fs/atomic.ts';
 import { getLogger } from '../lib/log/index.ts';
+import { pool } from '../lib/async/pool.ts';
 
 const log = getLogger('static');
 
@@ -209,12 +210,6 @@ export async function linkTree(from: string, to: string, opts: { skip?: (relPath
   return { files: files.length, dirs: dirs.length };
 }
 
-async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
-}
 
 /** The release a staged copy was made of, or null when `id` is no finished staged copy. */
 export function stagedBase(staticRoot: string, id: string): string | null {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { test, expect, raw } from './fixtures/index.ts';
 import { answeredByFile, collectTargets, linkTargets, readRelease, type InternalTarget, type LinkUse, type ReleaseTree } from './fixtures/link-check.ts';
 import { imageRequest } from '../../src/server/image-params.ts';
+import { pool } from '../../src/lib/async/pool.ts';
 
 // Issue 29 item 6: no internal link of any host answers 4xx. Every link of every prerendered HTML
 // file (href, src, srcset) is resolved against the release itself; only what no file answers goes
@@ -15,13 +16,6 @@ const MAX_REDIRECTS = 5;
 
 interface Checked { target: InternalTarget; status: number; via?: string }
 
-/** Runs `work` over `items`, at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
-}
 
 /**
  * The status a visitor ends on: a redirect to one of our hosts is followed (a redirect to a 404
