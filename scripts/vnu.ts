@@ -93,7 +93,9 @@ export function reportErrors(report: { messages: VnuMessage[] }): VnuMessage[] {
  * The checker writes the JSON report to stderr and exits non-zero when it found errors.
  */
 export function runVnu(java: string, jar: string, files: string[]): { messages: VnuMessage[] } {
-  const run = spawnSync(java, ['-jar', jar, '--format', 'json', '--errors-only', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  // The limit only catches a hung JVM (a synchronous call the test's own timeout cannot interrupt);
+  // the check of ~70 pages takes seconds.
+  const run = spawnSync(java, ['-jar', jar, '--format', 'json', '--errors-only', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
   if (run.error) throw run.error;
   try {
     return JSON.parse(run.stderr) as { messages: VnuMessage[] };
