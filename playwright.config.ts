@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { hashPasswordSync } from './src/lib/crypto/password.ts';
+import { HEADLESS_SHELL_PATHS } from './scripts/browser.ts';
+import { isExecutable } from './scripts/system-package.ts';
 
 /** E2E runs against the real server and emulators on loopback, in the system Chromium (no browser download). */
 /** E2E_PORT lets several suites run side by side (each with its own DIST_DIR). */
@@ -59,7 +61,7 @@ export default defineConfig({
     baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? HEADLESS_SHELL_PATHS.find(isExecutable) ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
     trace: 'retain-on-failure',
