@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { test, expect, ORIGIN, PORT } from './fixtures/index.ts';
+import { axe, test, expect, ORIGIN, PORT } from './fixtures/index.ts';
 import type { Page } from '@playwright/test';
 
 // The header (issue 29): the navigation bar fits every locale from 1024 px up, the mobile menu is
@@ -80,7 +79,7 @@ test('the mobile menu is modal: Close menu, Tab stays inside, Esc and a tap on t
 test('the sub-sites\' logo link is named after the text it shows (axe label-content-name-mismatch)', async ({ page }) => {
   for (const url of [`http://events.localhost:${PORT}/en`, `http://partner.localhost:${PORT}/en`, `${ORIGIN}/en/brand-portal`, `${ORIGIN}/de/lehrstellen`]) {
     await page.goto(url);
-    const results = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).include('.site-header').analyze();
+    const results = await axe(page).withRules(['label-content-name-mismatch']).include('.site-header').analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`), url).toEqual([]);
     expect(results.passes.length + results.incomplete.length, `${url}: the rule looked at the logo link`).toBeGreaterThan(0);
   }
