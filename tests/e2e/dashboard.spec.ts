@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { expectNoAxeViolations, test } from './fixtures/index.ts';
-import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn } from './fixtures/identity.ts';
 import { DASHBOARDS, expectDashboard, tile, tiles } from './fixtures/dashboard.ts';
 import { expectNoSidewaysScroll, layoutShift, watchLayoutShifts } from './fixtures/layout.ts';
 
@@ -10,14 +10,14 @@ test.describe('the dashboard of each demo user', () => {
   // password@, profile@ and delete@ are checked by account.spec.ts before it changes them.
   for (const user of DASHBOARDS.filter((d) => !d.changedByAccountSpec)) {
     test(`${user.email}: ${user.statuses.join(', ')}`, async ({ page }) => {
-      await signIn(page, user.email);
+      await signedIn(page, user.email);
       await expectDashboard(page, user);
     });
   }
 });
 
 test('tile targets: our routes for active tiles, the cloud service for cloud wire-flow users, the content hub\'s addresses', async ({ page }) => {
-  await signIn(page, 'customer@demo.komax.test');
+  await signedIn(page, 'customer@demo.komax.test');
   await expect(tile(page, 'Service tickets').getByRole('link', { name: 'Open: Service tickets' })).toHaveAttribute('href', '/en/mykomax/tickets/list');
   await expect(tile(page, 'Inventory').getByRole('link', { name: 'Open: Inventory' })).toHaveAttribute('href', '/en/mykomax/inventory');
   await expect(tile(page, 'Wire-flow').getByRole('link', { name: 'Open: Wire-flow', exact: true })).toHaveAttribute('href', '/en/mykomax/wire-flow');
@@ -27,7 +27,7 @@ test('tile targets: our routes for active tiles, the cloud service for cloud wir
 });
 
 test('in German: the delegated admin opens user administration; direct registers and returns to the localized dashboard', async ({ page, baseURL }) => {
-  await signIn(page, 'admin@demo.komax.test', 'de');
+  await signedIn(page, 'admin@demo.komax.test', 'de');
   await expect(tile(page, 'Benutzerverwaltung', 'Ihre Services').getByRole('link', { name: 'Öffnen: Benutzerverwaltung' })).toHaveAttribute('href', '/de/mykomax/user-admin');
   const register = tile(page, 'Komax Direct', 'Ihre Services').getByRole('link', { name: 'Registrieren: Komax Direct' });
   const href = new URL((await register.getAttribute('href'))!);
@@ -44,7 +44,7 @@ test('the served HTML holds no personal data, is never stored, and the dashboard
   // Skeleton cards reserve the grid before the session arrives.
   expect(html).toContain('tile--skeleton');
 
-  await signIn(page, 'customer@demo.komax.test');
+  await signedIn(page, 'customer@demo.komax.test');
   await expect(tiles(page).first().getByRole('heading')).toBeVisible();
   await expectNoAxeViolations(page);
 });
@@ -64,7 +64,7 @@ test.describe('the portal frame', () => {
     [DEMO_USERS.noroles, ['Dashboard', 'Account settings']],
   ] as const) {
     test(`${email}: the portal navigation lists exactly the pages the roles open`, async ({ page }) => {
-      await signIn(page, email);
+      await signedIn(page, email);
       await expect(portalNav(page).getByRole('link')).toHaveText([...items]);
       await expect(portalNav(page).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
       await page.goto('/en/mykomax/account');
@@ -77,7 +77,7 @@ test.describe('the portal frame', () => {
   test('Claire (tickets, inventory): open and waiting tickets and her machines, each leading to its list with the same count; nothing of user administration', async ({ page }) => {
     const adminCalls: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/api/user-admin/')) adminCalls.push(r.url()); });
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await expect(work(page).getByRole('link')).toHaveCount(3);
     await expect(figure(page, 'Machines')).toBeVisible();
     await expect(work(page).getByRole('link', { name: /^Pending invitations/ })).toHaveCount(0);
@@ -106,7 +106,7 @@ test.describe('the portal frame', () => {
   });
 
   test('Adam (tickets, delegated admin): pending invitations lead to the invited users; no machines figure', async ({ page }) => {
-    await signIn(page, DEMO_USERS.admin);
+    await signedIn(page, DEMO_USERS.admin);
     await expect(work(page).getByRole('link')).toHaveCount(3);
     await expect(work(page).getByRole('link', { name: /^Machines/ })).toHaveCount(0);
     // user-admin.spec.ts invites users of Adam's organisations meanwhile: compared from the same moment on.
@@ -123,7 +123,7 @@ test.describe('the portal frame', () => {
   test('Nora (no roles): no work figures, and nothing is asked of the services', async ({ page }) => {
     const calls: string[] = [];
     page.on('request', (r) => { if (/\/api\/(ticketing|user-admin)\//.test(r.url())) calls.push(r.url()); });
-    await signIn(page, DEMO_USERS.noroles);
+    await signedIn(page, DEMO_USERS.noroles);
     await expect(tiles(page)).toHaveCount(8);
     await expect(work(page)).toHaveCount(0);
     expect(calls).toEqual([]);
@@ -133,7 +133,7 @@ test.describe('the portal frame', () => {
     test(`at ${width} px the signed-in dashboard loads without layout shift (CLS ≤ 0.1) and passes axe`, async ({ page }) => {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
       await watchLayoutShifts(page);
-      await signIn(page, DEMO_USERS.employee);
+      await signedIn(page, DEMO_USERS.employee);
       await page.goto('/en/mykomax');
       await expect(tiles(page).getByRole('heading', { level: 2 })).toHaveCount(8);
       expect(await layoutShift(page), 'once the tiles are there').toBeLessThanOrEqual(0.1);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, raw } from './fixtures/index.ts';
-import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn } from './fixtures/identity.ts';
 import { signInAsEditor } from './fixtures/editor.ts';
 import { ensureJava, NO_JAVA_MESSAGE, reportErrors, runVnu, vnuJar } from '../../scripts/vnu.ts';
 
@@ -117,7 +117,7 @@ test('every page type passes the Nu HTML checker with zero errors', async ({ bro
     const customer = await browser.newContext();
     try {
       const page = await customer.newPage();
-      await signIn(page, DEMO_USERS.customer);
+      await signedIn(page, DEMO_USERS.customer);
       save('mykomax-dashboard', await rendered(page, '/en/mykomax', (p) => p.getByRole('list', { name: 'Your services' }).getByRole('listitem')));
       save('mykomax-account', await rendered(page, '/en/mykomax/account', (p) => p.getByRole('form', { name: 'Profile' }).getByLabel('First name')));
       save('mykomax-tickets', await rendered(page, '/en/mykomax/tickets/list', (p) => p.getByRole('link', { name: /SR-\d+/ })));
@@ -132,7 +132,7 @@ test('every page type passes the Nu HTML checker with zero errors', async ({ bro
     const admin = await browser.newContext();
     try {
       const page = await admin.newPage();
-      await signIn(page, DEMO_USERS.admin);
+      await signedIn(page, DEMO_USERS.admin);
       const users = (p: Page) => p.getByRole('table', { name: 'Users' }).getByRole('link');
       save('mykomax-user-admin', await rendered(page, '/en/mykomax/user-admin', users));
       const user = await users(page).first().getAttribute('href');

@@ -1,12 +1,12 @@
 import { test, expect, expectNoAxeViolations } from './fixtures/index.ts';
-import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn } from './fixtures/identity.ts';
 
 // Issue 11, inventory: the organisation's machines (ticketing emulator), filters, open tickets, a
 // ticket for a machine; the older list view.
 
 test.describe('inventory as Claire (customer@)', () => {
   test('machines with filters and open tickets; "create ticket for this machine" preselects it', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/inventory');
     const cards = page.locator('.inventory__card');
     await expect(page.getByRole('status').filter({ hasText: /^\d+ machines$/ })).toBeVisible();
@@ -28,7 +28,7 @@ test.describe('inventory as Claire (customer@)', () => {
   });
 
   test('the search narrows the machines; the older list view is a plain table', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/inventory/old');
     const rows = page.locator('tbody tr');
     await expect(rows.first()).toBeVisible();

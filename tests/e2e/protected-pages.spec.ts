@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { signValue } from '../../src/lib/crypto/signed.ts';
 import { test, expect, expectNoAxeViolations, raw, ORIGIN } from './fixtures/index.ts';
-import { DEMO_USERS, signIn, storedTokens, submitLogin } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn, storedTokens, submitLogin } from './fixtures/identity.ts';
 
 // Issue 13, protected pages (spec §2.4, §3 Page protection, §6): enforced on the server. Password
 // pages answer the password form, CIAM-role pages a sign-in shell, until the visitor holds the
@@ -203,14 +203,14 @@ test('the password form passes axe', async ({ page }) => {
 
 test.describe('the CIAM-role page', () => {
   test('a signed-in user with the role sees it on direct navigation', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto(urlOf(ROLE_PAGE));
     await expect(page.getByRole('heading', { name: ROLE_PAGE.content.en!.title, level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: /Service bulletin SB-2025-14/ })).toBeVisible();
   });
 
   test('a signed-in user without the role is refused, and the grant API answers 403', async ({ page }) => {
-    await signIn(page, DEMO_USERS.noroles);
+    await signedIn(page, DEMO_USERS.noroles);
     await page.goto(urlOf(ROLE_PAGE));
     await expect(page.getByText('Your myKomax account has no access to this page.')).toBeVisible();
     await expect(page.getByRole('heading', { name: ROLE_PAGE.content.en!.title })).toHaveCount(0);
@@ -232,7 +232,7 @@ test.describe('the CIAM-role page', () => {
     const post = (headers: Record<string, string>, data: unknown) => page.request.post('/api/protected-pages/grant', { headers, data });
     expect((await post({}, { pageId: ROLE_PAGE.id, path: urlOf(ROLE_PAGE) })).status()).toBe(401);
     expect((await post({ authorization: 'Bearer forged.token.value' }, { pageId: ROLE_PAGE.id, path: urlOf(ROLE_PAGE) })).status()).toBe(401);
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     const auth = { authorization: `Bearer ${(await storedTokens(page))!.accessToken}` };
     expect((await post(auth, { pageId: INTERNAL_2025.id, path: urlOf(INTERNAL_2025) })).status()).toBe(404);
     expect((await post(auth, { pageId: ROLE_PAGE.id, path: '/en/somewhere-else' })).status()).toBe(404);

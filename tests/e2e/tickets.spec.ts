@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, expectNoAxeViolations } from './fixtures/index.ts';
-import { DEMO_USERS, signIn } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn } from './fixtures/identity.ts';
 import { expectNoSidewaysScroll, layoutShift, watchLayoutShifts } from './fixtures/layout.ts';
 
 // Issue 11, the customer services: tickets through the same-origin proxy, with the ticketing
@@ -21,7 +21,7 @@ function png(bytes: number): Buffer {
 
 test.describe('service tickets as Claire (customer@)', () => {
   test('create a ticket with a 5 MB image, find it in the list, open it, comment and close it with a reason', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/tickets/newticket');
     const form = page.locator('form.services__form');
     await expect(page.getByLabel('Location')).toBeVisible();
@@ -101,7 +101,7 @@ test.describe('service tickets as Claire (customer@)', () => {
     writeFileSync(big, '');
     truncateSync(big, 101 * 1024 * 1024);
     try {
-      await signIn(page, DEMO_USERS.customer);
+      await signedIn(page, DEMO_USERS.customer);
       await page.goto('/en/mykomax/tickets/newticket');
       let uploads = 0;
       page.on('request', (r) => { if (r.url().includes('/api/ticketing/graphql') && (r.headers()['content-type'] ?? '').startsWith('multipart/')) uploads++; });
@@ -115,7 +115,7 @@ test.describe('service tickets as Claire (customer@)', () => {
   });
 
   test('the ticketing API failing shows the spec\'s error text with the support contact, not a blank page', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.route('**/api/ticketing/graphql', (route) => route.abort('connectionrefused'));
     await page.goto('/en/mykomax/tickets/list');
     const alert = page.getByRole('alert').filter({ hasText: SPEC_ERROR });
@@ -137,13 +137,13 @@ test.describe('service tickets as Claire (customer@)', () => {
   });
 
   test('another organisation\'s ticket is not shown', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/tickets/SR-100030');
     await expect(page.getByText('Your organisation has no ticket SR-100030.')).toBeVisible();
   });
 
   test('German pages format dates as de-CH', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer, 'de');
+    await signedIn(page, DEMO_USERS.customer, 'de');
     await page.goto('/de/mykomax/tickets/list?sort=CREATED_ON&dir=ASC');
     const firstDate = page.locator('tbody tr').first().locator('time');
     await expect(firstDate).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
@@ -153,7 +153,7 @@ test.describe('service tickets as Claire (customer@)', () => {
 
 test.describe('access by role', () => {
   test('Nora (no roles) sees why she cannot use tickets, inventory and wire-flow, and how to get access', async ({ page }) => {
-    await signIn(page, DEMO_USERS.noroles);
+    await signedIn(page, DEMO_USERS.noroles);
     for (const [path, service] of [['/en/mykomax/tickets/list', 'Service tickets'], ['/en/mykomax/inventory', 'Inventory'], ['/en/mykomax/wire-flow', 'wire-flow']] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 2, name: `You have no access to ${service} yet` })).toBeVisible();
@@ -165,7 +165,7 @@ test.describe('access by role', () => {
 
 test.describe('wire-flow', () => {
   test('Otto (on-prem) gets the download centre: versions, release notes, size, checksum, download', async ({ page }) => {
-    await signIn(page, DEMO_USERS.onprem);
+    await signedIn(page, DEMO_USERS.onprem);
     await page.goto('/en/mykomax/wire-flow');
     const server = page.getByRole('article', { name: 'wire-flow Server' });
     await expect(server.getByRole('heading', { name: /^Latest version: / })).toBeVisible();
@@ -182,7 +182,7 @@ test.describe('wire-flow', () => {
   });
 
   test('Claire (cloud) gets a clear pointer to the cloud service', async ({ page }) => {
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/wire-flow');
     await expect(page.getByRole('heading', { name: 'Your wire-flow runs in the cloud' })).toBeVisible();
     await expect(page.getByRole('link', { name: /Open wire-flow cloud/ })).toHaveAttribute('href', 'https://wire-flow.komax.example/app');
@@ -200,7 +200,7 @@ test.describe('on a phone (390 px)', () => {
   test('the ticket list shows every ticket\'s status in the window; the customer pages neither scroll sideways nor shift while loading', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await watchLayoutShifts(page);
-    await signIn(page, DEMO_USERS.customer);
+    await signedIn(page, DEMO_USERS.customer);
     await page.goto('/en/mykomax/tickets/list');
     const rows = page.getByRole('table', { name: 'Service tickets of your organisation' }).getByRole('row').filter({ has: page.getByRole('rowheader') });
     await expect(rows.first()).toBeVisible();
@@ -235,7 +235,7 @@ test.describe('on a phone (390 px)', () => {
   test('user administration neither scrolls sideways nor shifts while loading', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await watchLayoutShifts(page);
-    await signIn(page, DEMO_USERS.admin);
+    await signedIn(page, DEMO_USERS.admin);
     await page.goto('/en/mykomax/user-admin');
     await expect(page.getByText(/^\d+ users$/)).toBeVisible();
     expect(await layoutShift(page)).toBeLessThanOrEqual(0.1);

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { expectNoAxeViolations, test } from './fixtures/index.ts';
-import { DEMO_USERS, signIn, storedTokens } from './fixtures/identity.ts';
+import { DEMO_USERS, signedIn, storedTokens } from './fixtures/identity.ts';
 
 /*
  * Delegated user administration as Adam Admin (admin@, external admin of Harness Demo Inc. and
@@ -38,7 +38,7 @@ test('the pages hold no personal data and are never stored', async ({ request })
 });
 
 test('list: filters, search, sort and the invite dialog (new user, spec messages, existing e-mail)', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await page.goto('/en/mykomax/user-admin');
   const table = page.getByRole('table', { name: 'Users' });
   await expect(table.getByRole('link', { name: 'Lucia Ramirez' })).toBeVisible();
@@ -85,7 +85,7 @@ test('list: filters, search, sort and the invite dialog (new user, spec messages
 });
 
 test('resend an invite and send a new one after expiry; both persist', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.brian);
   const before = await access(page, 'serviceticketing').textContent();
   await page.getByRole('button', { name: 'Resend invite: Service tickets' }).click();
@@ -107,7 +107,7 @@ test('resend an invite and send a new one after expiry; both persist', async ({ 
 });
 
 test('accept a pending request and withdraw access; both persist', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.olivia);
   await expect(access(page, 'assetdb')).toContainText('Access requested');
   await page.getByRole('button', { name: 'Accept request: Inventory' }).click();
@@ -125,7 +125,7 @@ test('accept a pending request and withdraw access; both persist', async ({ page
 });
 
 test('add an application and invite for one application; both persist', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.jack);
   await expect(access(page, 'assetdb')).toContainText('No access');
   await page.getByRole('button', { name: 'Add application: Inventory' }).click();
@@ -145,7 +145,7 @@ test('add an application and invite for one application; both persist', async ({
 });
 
 test('grant inactive access and edit active access to inactive; both persist', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.frank);
   await expect(access(page, 'serviceticketing')).toContainText('Inactive');
   await page.getByRole('button', { name: 'Grant access: Service tickets' }).click();
@@ -170,7 +170,7 @@ test('grant inactive access and edit active access to inactive; both persist', a
 
 test('decline a pending request, then grant the declined access; both persist', async ({ page }) => {
   // Derek ends active again, so Harness Demo Inc. keeps exactly two declined users for the list test.
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.derek);
   await expect(access(page, 'direct')).toContainText('Access requested');
   await page.getByRole('button', { name: 'Decline: Komax Direct' }).click();
@@ -186,7 +186,7 @@ test('decline a pending request, then grant the declined access; both persist', 
 });
 
 test('a failed action shows its own failure title and the technical details; nothing changes', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.pablo);
   await expect(access(page, 'mfpmds')).toContainText('Invited');
   await page.route(`**/api/user-admin/users/${USERS.pablo}/access/mfpmds`, (route) =>
@@ -202,7 +202,7 @@ test('a failed action shows its own failure title and the technical details; not
 });
 
 test('remove a membership (own organisation: warning) and delete a user; both persist', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.adam);
   await page.getByRole('button', { name: 'Remove membership: Profile Harness Ltd' }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove the membership?' });
@@ -226,7 +226,7 @@ test('remove a membership (own organisation: warning) and delete a user; both pe
 });
 
 test('a user of another organisation shows the permission message; an unknown id the invalid-user state', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await page.goto(`/en/mykomax/user-admin/${USERS.claire}`);
   await expect(page.getByRole('heading', { name: 'You do no longer have the necessary permissions to view this user.' })).toBeVisible();
   await expect(page.getByText('Claire')).toHaveCount(0);
@@ -235,20 +235,20 @@ test('a user of another organisation shows the permission message; an unknown id
 });
 
 test('a customer without the admin role sees why and how to get access', async ({ page }) => {
-  await signIn(page, DEMO_USERS.customer);
+  await signedIn(page, DEMO_USERS.customer);
   await page.goto('/de/mykomax/user-admin');
   await expect(page.getByRole('heading', { name: 'Sie sind kein Benutzeradministrator' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Zurück zu myKomax' }).last()).toBeVisible();
 });
 
 test('detail page passes axe', async ({ page }) => {
-  await signIn(page, DEMO_USERS.admin);
+  await signedIn(page, DEMO_USERS.admin);
   await openUser(page, USERS.lucia);
   await expectNoAxeViolations(page);
 });
 
 test('issue 28: an external admin never reaches internal accounts; a user of another organisation too can only be removed from his; no own access change', async ({ page }) => {
-  await signIn(page, BEAT);
+  await signedIn(page, BEAT);
   await page.goto('/en/mykomax/user-admin');
   const table = page.getByRole('table', { name: 'Users' });
   await expect(table.getByRole('link', { name: 'Sara Colombo' })).toBeVisible();
