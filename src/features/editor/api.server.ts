@@ -16,7 +16,7 @@ import { IGNORED_JSON_BODY } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
-import type { ContentContext } from '../../lib/content/client.ts';
+import type { ContentContext } from '../../lib/content/content-service.ts';
 import { apiContext } from '../platform/context.ts';
 import { crossSiteRefusal, requireEditor } from './auth.server.ts';
 import { chooseSite, loadSiteNavigation } from './navigation.server.ts';

@@ -4,7 +4,7 @@
  * without JavaScript (post, then redirect); a small script enhances the translation buttons.
  */
 import { publicReason } from '../../lib/http/errors.ts';
-import type { Stage } from '../../lib/content/client.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
 import { getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../lib/content/translation.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
 import { getLogger } from '../../lib/log/index.ts';

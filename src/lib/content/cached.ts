@@ -1,5 +1,5 @@
 import type { DataSource, KeyPart } from '../cache/data-cache.ts';
-import type { ContentContext } from './client.ts';
+import type { ContentContext } from './content-service.ts';
 import {
   getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getRelatedStoriesByProducts, getStories, getStoriesByContact, getStory,
   getStoryCategories, getStoryContact, getStoryContacts, EDITORIAL_MAX_PAGE_SIZE,

@@ -1,4 +1,4 @@
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { CUSTOMER_AREA_SETTINGS } from './customer-area-queries.ts';
 import { RawCustomerAreaSettingsSchema } from './customer-area-schema.ts';
 import { mapCustomerArea, type CustomerAreaContent } from './customer-area-map.ts';

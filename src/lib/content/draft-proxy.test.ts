@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
-import type { ContentConfig } from './client.ts';
+import type { ContentConfig } from './content-service.ts';
 import { allowedOperation, DRAFT_PROXY_OPERATIONS, draftPassthrough, isProtectedRecord, operationNameOf, withoutProtectedPages } from './draft-proxy.ts';
 import { FILE, PAGE_BY_PATH, SYSTEM_DATA } from './queries.ts';
 import { listPages } from './index.ts';

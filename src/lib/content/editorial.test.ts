@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentHub } from '../../../emulators/content-hub/server.ts';
-import type { ContentContext } from './client.ts';
+import type { ContentContext } from './content-service.ts';
 import {
   ContentInputError, getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getStories, getStoriesByContact,
   getStory, getStoryCategories, getStoryContact, getStoryContacts, submitStoryFeedback,

@@ -1,4 +1,4 @@
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { mapFooter, mapHeader, mapPage, mapSystemData, type NavigationOptions } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
@@ -12,7 +12,7 @@ import type { Site, SystemData } from '../../site/types.ts';
 import type { Page, SystemRedirect } from './types.ts';
 import { fileAccess, type Grants } from './access.ts';
 
-export type { ContentConfig, ContentContext, Stage } from './client.ts';
+export type { ContentConfig, ContentContext, Stage } from './content-service.ts';
 export type { ContentModule, Page, PageInjection, SystemRedirect } from './types.ts';
 export type { InvestorModule, InvestorModuleOf } from './types.ts';
 export type { NavigationOptions } from './map.ts';

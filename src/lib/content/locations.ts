@@ -1,4 +1,4 @@
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { LOCATIONS } from './locations-queries.ts';
 import { RawLocationsSchema } from './locations-schema.ts';
 import { mapLocations } from './locations-map.ts';

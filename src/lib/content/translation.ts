@@ -1,4 +1,4 @@
-import { contentQuery, type ContentContext, type Stage } from './client.ts';
+import { contentQuery, type ContentContext, type Stage } from './content-service.ts';
 import * as q from './translation-queries.ts';
 import * as s from './translation-schema.ts';
 import type { RawPageTranslation } from './translation-schema.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTicketingClient, ticketsVariables } from './client.ts';
+import { createTicketingClient, ticketsVariables } from './ticketing-service.ts';
 import { TicketingError } from './errors.ts';
 import { openLink, sealLink } from './links.server.ts';
 import { rewriteFileUrls } from './rewrite.ts';
