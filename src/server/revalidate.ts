@@ -96,7 +96,7 @@ export function createRevalidation(opts: {
   let runs = 0;
   const prerenderThread = (): Worker => {
     if (worker) return worker;
-    const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
+    const w = new Worker(new URL('./prerender/revalidation-thread.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
       // A run's collect parses and builds tens of MB of short-lived records: with V8's default
       // young generation (16 MB semi-spaces) a quarter of it was garbage collection. 96 MB made
