@@ -7,7 +7,7 @@ import {
 import type { MediaReleaseItem, StoryListItem } from './editorial-types.ts';
 import { getFooterNavigation, getHeaderNavigation, getPageByPath, getSystemData, listPages } from './index.ts';
 import type { Site } from '../../site/types.ts';
-import { getCustomerAreaSettings } from './customer-area.ts';
+import { getCustomerAreaSettings } from './customer-area/index.ts';
 import { getLocations } from './locations.ts';
 
 /**

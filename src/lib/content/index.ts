@@ -19,7 +19,7 @@ export type { NavigationOptions } from './map.ts';
 export { ContentError };
 export { NO_GRANTS, checkAccess, ancestorPath, type Grants, type AccessCheck, type EntryAccess, type Protector } from './access.ts';
 export * from './editorial.ts';
-export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area.ts';
+export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area/index.ts';
 
 const log = getLogger('content');
 const warn = (msg: string) => log.warn(msg);

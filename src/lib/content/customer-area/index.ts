@@ -1,10 +1,10 @@
-import { contentQuery, type ContentContext } from './content-service.ts';
-import { CUSTOMER_AREA_SETTINGS } from './customer-area-queries.ts';
-import { RawCustomerAreaSettingsSchema } from './customer-area-schema.ts';
-import { mapCustomerArea, type CustomerAreaContent } from './customer-area-map.ts';
-import { getLogger } from '../log/index.ts';
+import { contentQuery, type ContentContext } from '../content-service.ts';
+import { CUSTOMER_AREA_SETTINGS } from './queries.ts';
+import { RawCustomerAreaSettingsSchema } from './schema.ts';
+import { mapCustomerArea, type CustomerAreaContent } from './map.ts';
+import { getLogger } from '../../log/index.ts';
 
-export type { CustomerAreaContent } from './customer-area-map.ts';
+export type { CustomerAreaContent } from './map.ts';
 
 const log = getLogger('content');
 
