@@ -4,7 +4,7 @@ import type { ContentConfig } from './content-service.ts';
 import { allowedOperation, DRAFT_PROXY_OPERATIONS, draftPassthrough, isProtectedRecord, operationNameOf, withoutProtectedPages } from './draft-proxy.ts';
 import { FILE, PAGE_BY_PATH, SYSTEM_DATA } from './queries.ts';
 import { listPages } from './index.ts';
-import { MEDIA_RELEASE, STORY } from './editorial-queries.ts';
+import { MEDIA_RELEASE, STORY } from './editorial/queries.ts';
 
 const page = (id: string, protection: number, parents: { id: string; protection: number }[] = []) => ({
   id, title: `Page ${id}`, protection, isPublished: true, parents: parents.map((p) => ({ ...p, isPublished: true })),

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { contentQuery, type ContentConfig } from './content-service.ts';
 import * as q from './queries.ts';
-import * as e from './editorial-queries.ts';
+import * as e from './editorial/queries.ts';
 import { effectiveProtection, type AccessNode } from './access.ts';
 
 /**

@@ -18,7 +18,7 @@ export type { InvestorModule, InvestorModuleOf } from './types.ts';
 export type { NavigationOptions } from './map.ts';
 export { ContentError };
 export { NO_GRANTS, checkAccess, ancestorPath, type Grants, type AccessCheck, type EntryAccess, type Protector } from './access.ts';
-export * from './editorial.ts';
+export * from './editorial/index.ts';
 export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area/index.ts';
 
 const log = getLogger('content');

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AssetSchema, RawLinkSchema } from './schema.ts';
+import { AssetSchema, RawLinkSchema } from '../schema.ts';
 
 /** valibot schemas for the raw editorial answers of the content hub (editorial-map.ts makes domain types). */
 
