@@ -8,7 +8,7 @@ import type { MediaReleaseItem, StoryListItem } from './editorial/types.ts';
 import { getFooterNavigation, getHeaderNavigation, getPageByPath, getSystemData, listPages } from './index.ts';
 import type { Site } from '../../site/types.ts';
 import { getCustomerAreaSettings } from './customer-area/index.ts';
-import { getLocations } from './locations.ts';
+import { getLocations } from './locations/index.ts';
 
 /**
  * The content hub's records through a {@link DataSource}: each getter owns its cache key (stage

@@ -170,4 +170,4 @@ export async function fetchFileBody(file: FileAsset, timeouts?: UpstreamTimeouts
   }
 }
 export { submitForm, getFormSubmissions, type FormSubmissionInput, type FormSubmitResult, type StoredFormSubmission } from './forms.ts';
-export { getLocations, LOCATION_TYPES, WEEKDAYS, type LocationEntry, type LocationType, type OpeningHours, type Weekday, type LocationContactPerson, type LocationAddress } from './locations.ts';
+export { getLocations, LOCATION_TYPES, WEEKDAYS, type LocationEntry, type LocationType, type OpeningHours, type Weekday, type LocationContactPerson, type LocationAddress } from './locations/index.ts';

@@ -1,12 +1,12 @@
-import { contentQuery, type ContentContext } from './content-service.ts';
-import { LOCATIONS } from './locations-queries.ts';
-import { RawLocationsSchema } from './locations-schema.ts';
-import { mapLocations } from './locations-map.ts';
-import type { LocationEntry } from './locations-types.ts';
-import { getLogger } from '../log/index.ts';
+import { contentQuery, type ContentContext } from '../content-service.ts';
+import { LOCATIONS } from './queries.ts';
+import { RawLocationsSchema } from './schema.ts';
+import { mapLocations } from './map.ts';
+import type { LocationEntry } from './types.ts';
+import { getLogger } from '../../log/index.ts';
 
-export type { LocationEntry, LocationType, OpeningHours, Weekday, LocationContactPerson, LocationAddress } from './locations-types.ts';
-export { LOCATION_TYPES, WEEKDAYS } from './locations-types.ts';
+export type { LocationEntry, LocationType, OpeningHours, Weekday, LocationContactPerson, LocationAddress } from './types.ts';
+export { LOCATION_TYPES, WEEKDAYS } from './types.ts';
 
 const log = getLogger('content');
 

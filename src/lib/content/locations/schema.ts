@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LOCATION_TYPES, WEEKDAYS } from './locations-types.ts';
+import { LOCATION_TYPES, WEEKDAYS } from './types.ts';
 
 /**
  * The raw locations answer (the boundary). The list is checked as a whole only for its shape; each
