@@ -15,7 +15,7 @@ import { json } from '../../lib/http/json.ts';
 import { IGNORED_JSON_BODY } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
+import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation/index.ts';
 import type { ContentContext } from '../../lib/content/content-service.ts';
 import { apiContext } from '../platform/context.ts';
 import { crossSiteRefusal, requireEditor } from './auth.server.ts';
