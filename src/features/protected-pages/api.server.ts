@@ -10,7 +10,6 @@ import { IdentityUnavailableError } from '../../lib/identity/verify.server.ts';
 import { localizedPath } from '../../site/paths.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser, type CustomerUser } from '../sign-in/bearer.server.ts';
-import { checked } from '../../lib/http/input.ts';
 import { grantCookies, isPageId, ROLE_GRANT_SECONDS } from './grant.server.ts';
 import { grantedResponse } from './gate.server.ts';
 
@@ -31,7 +30,7 @@ const Body = v.object({
  * 403 `{ error }` without the role; 404 when `pageId` names no role-protected page at `path`;
  * 400, 413, 415 for a bad body; 503 when the provider or the hub cannot be asked. Never stored.
  */
-export const grantHandler: APIRoute = checked<APIContext, CustomerUser>({ auth: requireUser }, async ({ context, user: auth }) => {
+const grantHandler = async ({ context, user: auth }: { context: APIContext; user: CustomerUser }): Promise<Response> => {
   const body = await readJsonBody(context.request, 1024);
   if (body.kind === 'unsupported') return json({ error: 'Send JSON (Content-Type: application/json)' }, 415);
   if (body.kind === 'too-large') return json({ error: 'The body is too large' }, 413);
@@ -65,10 +64,10 @@ export const grantHandler: APIRoute = checked<APIContext, CustomerUser>({ auth: 
   if (!protection.requiredRole || !roles.includes(protection.requiredRole)) return json({ error: 'Your account has no access to this page' }, 403);
 
   return grantedResponse(204, null, grantCookies({ pageId, path, ttlSeconds: ROLE_GRANT_SECONDS, secret: services.pageGrantSecret, url: context.url }));
-});
+};
 
 /** JSON of at most 1 KiB; a visitor opens a few role pages a minute: 30 grants per client and minute. */
 export const GRANT_LIMITS: EndpointLimits = { body: { maxBytes: 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 }, errorStyle: 'message' };
 
 /** POST /api/protected-pages/grant behind its limits. */
-export const postGrant = endpoint(GRANT_LIMITS, grantHandler);
+export const postGrant = endpoint(GRANT_LIMITS, { auth: requireUser }, grantHandler);

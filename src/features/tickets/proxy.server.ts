@@ -12,7 +12,6 @@ import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import { forwardGraphQL, openFile, UPLOAD_IDLE_MS } from '../../lib/ticketing/upstream.server.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser, type CustomerUser } from '../sign-in/bearer.server.ts';
-import { checked } from '../../lib/http/input.ts';
 import { gateJson, gateMultipart } from './proxy-gate.server.ts';
 
 /**
@@ -60,7 +59,7 @@ export function downloadLink(config: TicketingConfig, sub: string, token: string
 }
 
 /** POST /api/ticketing/graphql: JSON or GraphQL multipart, streamed through (see the module comment). */
-export const graphQLHandler: APIRoute = checked<APIContext, CustomerUser>({ auth: requireUser }, async ({ context, user: auth }) => {
+const graphQLHandler = async ({ context, user: auth }: { context: APIContext; user: CustomerUser }): Promise<Response> => {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   const multipart = MULTIPART_TYPE.test(contentType);
@@ -114,7 +113,7 @@ export const graphQLHandler: APIRoute = checked<APIContext, CustomerUser>({ auth
   const origin = new URL(config.endpoint).origin;
   const body = rewriteFileUrls(withoutInternals(result.body), origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
   return json(body, statusForAnswer(result.status, body));
-});
+};
 
 /**
  * A GraphQL answer without what only the service's developers need: a stack trace or an
@@ -152,7 +151,7 @@ export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
 };
 
 /** POST /api/ticketing/graphql behind its limits. */
-export const postGraphQL = endpoint(TICKETS_GRAPHQL_LIMITS, graphQLHandler);
+export const postGraphQL = endpoint(TICKETS_GRAPHQL_LIMITS, { auth: requireUser }, graphQLHandler);
 
 /**
  * GET /api/ticketing/download/{link}: the file a sealed link names, streamed from the service with
