@@ -20,7 +20,7 @@ const log = getLogger('sign-in');
 
 /** A 401 answer (RFC 6750): JSON `{ error }`, `WWW-Authenticate: Bearer`, never stored. */
 export function unauthorized(message: string, invalidToken = false): Response {
-  const res = json({ error: message }, 401);
+  const res = json({ error: 'unauthorized', message }, 401);
   res.headers.set('WWW-Authenticate', invalidToken ? 'Bearer error="invalid_token"' : 'Bearer');
   return res;
 }
@@ -60,7 +60,7 @@ export const requireUser: UserGuard = async (context) => {
   } catch (err) {
     if (err instanceof IdentityUnavailableError) {
       log.error(err.message);
-      const res = json({ error: IDENTITY_UNAVAILABLE }, 503);
+      const res = json({ error: 'unavailable', message: IDENTITY_UNAVAILABLE }, 503);
       res.headers.set('Retry-After', '30');
       return res;
     }

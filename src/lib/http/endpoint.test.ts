@@ -45,13 +45,13 @@ describe('endpoint', () => {
   });
 
   it('rate-limits per client with 429, Retry-After and a clear message in the endpoint\'s style', async () => {
-    const handler = endpoint({ body: NO_BODY, rateLimit: { limit: 2, windowMs: 60_000 }, errorStyle: 'message', answerFields: { ok: false } }, ok, rateLimiter({ limit: 2, windowMs: 60_000 }));
+    const handler = endpoint({ body: NO_BODY, rateLimit: { limit: 2, windowMs: 60_000 }, answerFields: { ok: false } }, ok, rateLimiter({ limit: 2, windowMs: 60_000 }));
     expect((await handler(ctx(req()))).status).toBe(200);
     expect((await handler(ctx(req()))).status).toBe(200);
     const limited = await handler(ctx(req()));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ ok: false, error: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) });
+    expect(await limited.json()).toEqual({ ok: false, error: 'rate-limited', message: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) });
     // Another client has its own window.
     expect((await handler(ctx(req(), '192.0.2.2'))).status).toBe(200);
   });
@@ -111,7 +111,7 @@ describe('endpoint: chunked bodies', () => {
 describe('endpoint with a declaration', () => {
   const Body = v.strictObject({ name: v.pipe(v.string('name must be a string'), v.maxLength(5, 'name must be at most 5 characters')) });
   const LIMITS = { body: { maxBytes: 64, types: [JSON_TYPE] } };
-  const call = async (handler: (c: never) => Promise<Response>, init: { body?: string; headers?: Record<string, string>; params?: Record<string, string> } = {}) => {
+  const call = async (handler: (c: never) => Response | Promise<Response>, init: { body?: string; headers?: Record<string, string>; params?: Record<string, string> } = {}) => {
     const request = req({ body: init.body, headers: { 'content-type': 'application/json', ...init.headers } });
     const res = await handler({ request, clientAddress: '192.0.2.9', params: init.params ?? {}, url: new URL(request.url), locals: {} } as never);
     return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? await res.json() as unknown : await res.text() };

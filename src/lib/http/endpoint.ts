@@ -19,7 +19,7 @@
  *   export const { POST, ALL } = apiRoute({ POST: postThing });
  */
 import type * as v from 'valibot';
-import { bodyRefusal, checkBodyHeaders, errorBody, hasBody, JSON_TYPE, limitFor, mediaType, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
+import { bodyRefusal, checkBodyHeaders, errorBody, hasBody, JSON_TYPE, limitFor, mediaType, NO_BODY, withCountedBody, type BodyRule } from './body.ts';
 import { clientKey, rateLimiter, type RateLimiter } from './rate-limit.ts';
 import { tooManyUploads, UploadSlots, uploadTooSlow, watchUploadRate, type UploadRule } from './upload-guard.ts';
 import { checked, type APIContextLike, type CheckedInput, type InputRules, type Schemas } from './input.ts';
@@ -40,8 +40,6 @@ export interface EndpointLimits {
   body: BodyRule;
   /** The per-client rate limit (every endpoint that writes has one). */
   rateLimit?: RateRule;
-  /** How the endpoint words its errors (default `code`: `{ error, message }`); the wrapper's refusals follow it. */
-  errorStyle?: ErrorStyle;
   /** Fields every refusal of the wrapper carries besides the error (e.g. `{ ok: false }`, the endpoint's own answer shape). */
   answerFields?: Record<string, unknown>;
   /** The endpoint's own wording of a 413 (e.g. naming a file limit in words). */
@@ -65,8 +63,8 @@ type AnyHandler = (context: never) => Response | Promise<Response>;
 export type LimitedHandler<C> = Handler<C> & { limits: EndpointLimits };
 
 /** The 429 answer: a clear message and `Retry-After` in seconds. */
-export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
-  return new Response(errorBody(style, 'rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
+export function rateLimited(retryAfterSeconds: number, extra: Record<string, unknown> = {}): Response {
+  return new Response(errorBody('rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
     status: 429,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(retryAfterSeconds) },
   });
@@ -101,15 +99,15 @@ function limited<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, lim
   const wrapped = async (context: C): Promise<Response> => {
     if (own) {
       const hit = own.hit(clientKey(context));
-      if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, limits.errorStyle, extra);
+      if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, extra);
     }
     const refused = checkBodyHeaders(context.request, limits.body);
-    const tooLarge = () => bodyRefusal('too-large', limits.body, { style: limits.errorStyle, extra, message: limits.tooLargeMessage });
-    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra });
+    const tooLarge = () => bodyRefusal('too-large', limits.body, { extra, message: limits.tooLargeMessage });
+    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { extra });
     const upload = limits.upload;
     if (upload && slots && context.request.body && hasBody(context.request) && upload.types.includes(mediaType(context.request.headers))) {
       const release = slots.take(clientKey(context), upload.maxPerClient);
-      if (!release) return tooManyUploads(upload, limits.errorStyle, extra);
+      if (!release) return tooManyUploads(upload, extra);
       let slow = false;
       const watched = watchUploadRate(context.request.body, upload, () => { slow = true; });
       const req = context.request;
@@ -117,7 +115,7 @@ function limited<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, lim
       try {
         const answer = await handler(Object.create(context, { request: { value: measured } }) as C);
         // Whatever the handler made of the failed body (its upstream call failed), the client hears why.
-        return slow ? uploadTooSlow(upload, limits.errorStyle, extra) : answer;
+        return slow ? uploadTooSlow(upload, extra) : answer;
       } finally {
         watched.stop();
         release();
