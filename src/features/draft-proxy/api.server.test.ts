@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; data?: unknown } }> {
+async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; message?: string; data?: unknown } }> {
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
   if (opts.cookie) headers.cookie = opts.cookie;
   const request = new Request('http://localhost/api/draft-proxy/graphql', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
