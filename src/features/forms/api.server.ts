@@ -67,7 +67,7 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
       case 'key-mismatch':
         return json({ ok: false, error: 'unprocessable', message: IDEMPOTENCY_MESSAGES.mismatch }, 422);
       case 'failed':
-        return json({ ok: false, error: outcome.status === 503 ? 'unavailable' : 'bad-gateway', message: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') }, outcome.status);
+        return json({ ok: false, error: outcome.status === 503 ? 'unavailable' : outcome.status === 504 ? 'upstream-timeout' : 'bad-gateway', message: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') }, outcome.status);
     }
   };
 }
