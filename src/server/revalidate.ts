@@ -240,7 +240,7 @@ export function createRevalidation(opts: {
     }
     const parsed = v.safeParse(RevalidateBody, body);
     if (!parsed.success) {
-      // The webhook's own answer shape (`{ error }`, as its CMS logs it), in the wording every endpoint uses.
+      // The one error shape (`{ error, message }`), in the wording every endpoint uses.
       json(res, 400, { error: 'bad-request', message: `Invalid body: ${v.getDotPath(parsed.issues[0]) ?? 'body'}: ${issueMessage(parsed.issues).message}` });
       return true;
     }

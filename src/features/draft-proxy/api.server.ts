@@ -51,7 +51,7 @@ function problemOf(issues: v.BaseIssue<unknown>[]): string {
   return issue.message;
 }
 
-/** POST /api/draft-proxy/graphql. Every answer is `no-store`; errors are `{ error }`. */
+/** POST /api/draft-proxy/graphql. Every answer is `no-store`; errors are `{ error, message }`. */
 export async function postDraftProxy({ request, locals }: Pick<APIContext, 'request' | 'locals'>): Promise<Response> {
   const { services } = apiContext(locals);
   if (!(await isEditorRequest(request, services.editorPasswordHash, services.sharedState))) return json({ error: 'unauthorized', message: 'The draft proxy is for signed-in editors only.' }, 401);

@@ -20,10 +20,10 @@ const Lang = v.optional(LocaleParam, 'en');
  * A post that would be stored needs an `Idempotency-Key` (the enhanced form makes one when it
  * opens): it is stored once per key, a repeat within 24 h gets the first answer.
  * 200 { ok: true, message, download? } (download: the whitepaper's file link); 400 { ok: false,
- * fields: { field: message } } in `lang`, or { ok: false, error } without a usable key; 404
+ * fields: { field: message } } in `lang`, or { ok: false, error, message } without a usable key; 404
  * unknown form; 409 while the same key is being stored; 413 body over 32 KiB; 415 another content
- * type; 422 the key was used for another submission; 429 { ok: false, error } with Retry-After;
- * 503 { ok: false, error } (the spec's failure text) when the content hub is down (nothing
+ * type; 422 the key was used for another submission; 429 { ok: false, error, message } with Retry-After;
+ * 503 { ok: false, error, message } (the spec's failure text) when the content hub is down (nothing
  * stored); 504/502 with the text that it is not known whether it was stored (the hub did not
  * answer in time or failed after getting it: sending again with the same key is safe).
  */

@@ -27,7 +27,7 @@ const Body = v.object({
  * the page's role. The token is verified (signature, iss, aud, exp: `requireUser`), the roles come
  * from the provider's user info (never from the browser), the role from the content hub. Answers
  * 204 with the grant cookie (15 minutes, scoped to the page's path); 401 without a valid token;
- * 403 `{ error }` without the role; 404 when `pageId` names no role-protected page at `path`;
+ * 403 `{ error, message }` without the role; 404 when `pageId` names no role-protected page at `path`;
  * 400, 413, 415 for a bad body; 503 when the provider or the hub cannot be asked. Never stored.
  */
 const grantHandler = async ({ context, user: auth }: { context: APIContext; user: CustomerUser }): Promise<Response> => {

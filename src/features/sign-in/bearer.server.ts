@@ -18,7 +18,7 @@ export type UserGuard = (context: APIContext) => Promise<CustomerUser | Response
 
 const log = getLogger('sign-in');
 
-/** A 401 answer (RFC 6750): JSON `{ error }`, `WWW-Authenticate: Bearer`, never stored. */
+/** A 401 answer (RFC 6750): JSON `{ error: 'unauthorized', message }`, `WWW-Authenticate: Bearer`, never stored. */
 export function unauthorized(message: string, invalidToken = false): Response {
   const res = json({ error: 'unauthorized', message }, 401);
   res.headers.set('WWW-Authenticate', invalidToken ? 'Bearer error="invalid_token"' : 'Bearer');
