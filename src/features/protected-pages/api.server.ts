@@ -1,4 +1,4 @@
-import type { APIContext, APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import * as v from 'valibot';
 import { getPageProtection, getPagesById } from '../../lib/content/index.ts';
 import { JSON_TYPE, readJsonBody } from '../../lib/http/body.ts';

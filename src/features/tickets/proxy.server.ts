@@ -1,4 +1,4 @@
-import type { APIContext, APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
