@@ -4,9 +4,10 @@ import {
   type CatalogueStore, type ClassificationType, type RawCapability, type RawClassification, type RawDocument, type RawHighlight,
   type RawImage, type RawProduct, type RawRelation, type RawServiceProduct, type RawSpecification, type RawVariant, type ServiceField,
 } from './store.ts';
+import { UI_LANGUAGES } from '../../src/site/locale.ts';
 
 /** Interface languages of the site (spec §9); any of them may be asked for, text falls back to English. */
-export const LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
+export const LANGUAGES = UI_LANGUAGES;
 export const MAX_SLUGS = 100;
 /** Service products are offered by the group itself. */
 const SERVICE_BRAND = 'KMX';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoContentHub, type DemoContentHub } from '../testing.ts';
-import { getCustomerAreaSettings } from '../../src/lib/content/customer-area.ts';
+import { getCustomerAreaSettings } from '../../src/lib/content/customer-area/index.ts';
 
 let hub: DemoContentHub;
 let endpoint: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoContentHub, type DemoContentHub } from '../testing.ts';
 import { LOCATIONS_FILE, loadLocations, type RawLocation } from './locations.ts';
-import { getLocations } from '../../src/lib/content/locations.ts';
+import { getLocations } from '../../src/lib/content/locations/index.ts';
 
 let hub: DemoContentHub;
 let endpoint: string;

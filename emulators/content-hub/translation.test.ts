@@ -6,8 +6,8 @@ import { startContentHub } from './server.ts';
 import { ContentStore } from './store.ts';
 import { createTranslationExtension, type PageTranslationAnswer } from './translation.ts';
 import type { HubHelpers } from './server.ts';
-import { getPageTranslation, getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../src/lib/content/translation.ts';
-import type { ContentContext } from '../../src/lib/content/client.ts';
+import { getPageTranslation, getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../src/lib/content/translation/index.ts';
+import type { ContentContext } from '../../src/lib/content/content-service.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '../data/content');

@@ -1,5 +1,6 @@
 // The identity emulator's policy (ForgeRock IDM shape): which requirements a password or a profile
 // fails, as IDM's `failedPolicyRequirements`. Pure: the store supplies uniqueness (UNIQUE) itself.
+import { UI_LANGUAGES } from '../../src/site/locale.ts';
 
 export interface PolicyRequirement {
   policyRequirement: string;
@@ -17,7 +18,7 @@ export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type Profile = Record<ProfileField, string>;
 
 /** The interface languages of the platform (custom_language is one of them or ""). */
-export const LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
+export const LANGUAGES = UI_LANGUAGES;
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 64;

@@ -19,6 +19,7 @@ import { fieldRequirements, passwordRequirements, type FailedPolicyRequirement }
 import { loginPage, messagePage, page, pageLanguage, registerPage, strings, type PageLanguage } from './pages.ts';
 import { UserStore, verifyPassword, type IdentityUser } from './store.ts';
 import { DEMO_USERS_FILE } from './demo.ts';
+import { UI_LANGUAGES } from '../../src/site/locale.ts';
 
 /** The realm's issuer path (Ping AIC / AM realm alpha). */
 export const ISSUER_PATH = '/am/oauth2/realms/root/realms/alpha';
@@ -32,7 +33,7 @@ export const INTROSPECTION_CLIENT_ID = 'kmx-api';
 /** Its secret in local runs and tests (never a real provider's: production configures its own). */
 export const LOCAL_INTROSPECTION_SECRET = 'local-introspection-secret-change-me';
 /** The interface languages: one callback URI each. */
-export const CALLBACK_LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
+export const CALLBACK_LANGUAGES = UI_LANGUAGES;
 /** The resource indicator every access token is issued for (its audience is AUDIENCE). */
 const RESOURCE = 'urn:komax:kmx-web';
 const DEFAULT_SEED = DEMO_USERS_FILE;

@@ -1,11 +1,11 @@
 import i18next, { type TFunction } from 'i18next';
 import type en from '../../locales/en.json';
-import { UI_LANGUAGES } from '../site/locale.ts';
+import { UI_LANGUAGES, uiLanguage, type UiLanguage } from '../site/locale.ts';
 
 export type Messages = Record<string, string>;
 /** A key of the interface strings (locales/en.json is the source); `t` takes only these (src/i18n/i18next.d.ts). */
 export type MessageKey = keyof typeof en;
-export type UiLanguage = (typeof UI_LANGUAGES)[number];
+export { uiLanguage, type UiLanguage };
 
 // Every locale file is bundled; en is the source of the key set.
 const files = import.meta.glob<Messages>('../../locales/*.json', { eager: true, import: 'default' });
@@ -36,11 +36,6 @@ void instance.init({
   initAsync: false,
   returnNull: false,
 });
-
-/** The interface language for a content language: itself when supported, else English. */
-export function uiLanguage(language: string): UiLanguage {
-  return (UI_LANGUAGES as readonly string[]).includes(language) ? (language as UiLanguage) : 'en';
-}
 
 const fixed = new Map<string, TFunction>();
 /** Remembered lookups with options per language, up to this many (then forgotten at once). */

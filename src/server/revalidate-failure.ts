@@ -59,7 +59,7 @@ const SERVICE_NAMES: Record<string, string> = {
 export interface RevalidationFailureAnswer {
   status: 409 | 502 | 503;
   headers: Record<string, string>;
-  body: { error: string; live: string | null };
+  body: { error: string; message: string; live: string | null };
 }
 
 const PREFIX = 'Revalidation failed, the previous build stays live';
@@ -74,13 +74,13 @@ export function revalidationFailureAnswer(err: unknown, live: string | null): Re
   const who = (f.name && SERVICE_NAMES[f.name]) ?? 'a service it reads';
   if (f.unavailable) {
     const why = f.failure === 'timeout' ? 'it did not answer in time' : f.failure === 'unreachable' ? 'it could not be reached' : `it answered ${f.status ?? 'with an error'}`;
-    return { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, body: { error: `${PREFIX}: ${who} is unavailable (${why}). Try again later.`, live } };
+    return { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, body: { error: 'unavailable', message: `${PREFIX}: ${who} is unavailable (${why}). Try again later.`, live } };
   }
   if (f.name === 'LockedError') {
-    return { status: 409, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, body: { error: `${PREFIX}: another prerender is writing the release. Try again later.`, live } };
+    return { status: 409, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, body: { error: 'conflict', message: `${PREFIX}: another prerender is writing the release. Try again later.`, live } };
   }
   if (f.name && SERVICE_NAMES[f.name]) {
-    return { status: 502, headers: {}, body: { error: `${PREFIX}: ${who} answered ${f.operation ? `the ${f.operation} request ` : ''}with an error (details in the server log).`, live } };
+    return { status: 502, headers: {}, body: { error: 'bad-gateway', message: `${PREFIX}: ${who} answered ${f.operation ? `the ${f.operation} request ` : ''}with an error (details in the server log).`, live } };
   }
-  return { status: 502, headers: {}, body: { error: `${PREFIX}: the prerender failed (details in the server log).`, live } };
+  return { status: 502, headers: {}, body: { error: 'bad-gateway', message: `${PREFIX}: the prerender failed (details in the server log).`, live } };
 }

@@ -260,7 +260,7 @@ describe('createRevalidation: POST /api/revalidate', () => {
     const unconfigured = setup({ secret: '' });
     const res = await post(unconfigured.revalidation, '{}');
     expect(res.status).toBe(503);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
+    expect(JSON.parse(res.body)).toEqual({ error: expect.any(String), message: 'Revalidation is not configured: set REVALIDATE_SECRET' });
     expect(fake.runs).toHaveLength(0);
     expect(unconfigured.fake.runs).toHaveLength(0);
   });
@@ -277,7 +277,7 @@ describe('createRevalidation: POST /api/revalidate', () => {
     const { fake, revalidation } = setup();
     const res = await post(revalidation, body);
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body).error).toMatch(message);
+    expect(JSON.parse(res.body).message).toMatch(message);
     expect(fake.runs).toHaveLength(0);
   });
 
@@ -314,10 +314,10 @@ describe('createRevalidation: POST /api/revalidate', () => {
   it('answers 415 to a body of another type, 413 to one over 64 KiB, and runs nothing', async () => {
     const { fake, revalidation } = setup();
     const text = await post(revalidation, 'ids=x', { 'x-revalidate-secret': SECRET, 'content-type': 'text/plain', 'content-length': '5' });
-    expect([text.status, JSON.parse(text.body).error]).toEqual([415, 'Unsupported Content-Type: send application/json.']);
+    expect([text.status, JSON.parse(text.body).message]).toEqual([415, 'Unsupported Content-Type: send application/json.']);
     const big = JSON.stringify({ ids: ['x'.repeat(70_000)] });
     const large = await post(revalidation, big, { 'x-revalidate-secret': SECRET, 'content-length': String(big.length) });
-    expect([large.status, JSON.parse(large.body).error]).toEqual([413, 'The request body is too large: at most 65,536 bytes.']);
+    expect([large.status, JSON.parse(large.body).message]).toEqual([413, 'The request body is too large: at most 65,536 bytes.']);
     const undeclared = await post(revalidation, big);
     expect(undeclared.status).toBe(413);
     expect(fake.runs).toHaveLength(0);
@@ -344,7 +344,7 @@ describe('createRevalidation: POST /api/revalidate', () => {
     (await fake.nextRun()).reject(new Error('render of /en failed at /srv/dist/server/entry.mjs'));
     const res = await answer;
     expect(res.status).toBe(502);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Revalidation failed, the previous build stays live: the prerender failed (details in the server log).', live: null });
+    expect(JSON.parse(res.body)).toEqual({ error: expect.any(String), message: 'Revalidation failed, the previous build stays live: the prerender failed (details in the server log).', live: null });
   });
 
   it('answers 503 with Retry-After when the content hub is down', async () => {
@@ -354,6 +354,6 @@ describe('createRevalidation: POST /api/revalidate', () => {
     const res = await answer;
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('60');
-    expect(JSON.parse(res.body).error).toBe('Revalidation failed, the previous build stays live: the content hub is unavailable (it could not be reached). Try again later.');
+    expect(JSON.parse(res.body).message).toBe('Revalidation failed, the previous build stays live: the content hub is unavailable (it could not be reached). Try again later.');
   });
 });

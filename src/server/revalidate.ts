@@ -96,7 +96,7 @@ export function createRevalidation(opts: {
   let runs = 0;
   const prerenderThread = (): Worker => {
     if (worker) return worker;
-    const w = new Worker(new URL('./prerender/worker.ts', import.meta.url), {
+    const w = new Worker(new URL('./prerender/revalidation-thread.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, env: opts.env, mode: opts.env.PRERENDER_HOSTS, port: Number(opts.env.PUBLIC_PORT ?? opts.env.PORT) },
       // A run's collect parses and builds tens of MB of short-lived records: with V8's default
       // young generation (16 MB semi-spaces) a quarter of it was garbage collection. 96 MB made
@@ -197,7 +197,7 @@ export function createRevalidation(opts: {
     if (url.pathname !== '/api/revalidate') return false;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      json(res, 405, { error: 'Use POST' });
+      json(res, 405, { error: 'method-not-allowed', message: 'Use POST' });
       return true;
     }
     const secret = opts.env.REVALIDATE_SECRET;
@@ -205,43 +205,43 @@ export function createRevalidation(opts: {
     const authorized = secretMatches(givenSecret(req.headers), secret);
     const hit = (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
     if (!hit.allowed) {
-      await send(res, rateLimited(hit.retryAfterSeconds, 'message'));
+      await send(res, rateLimited(hit.retryAfterSeconds));
       return true;
     }
     if (!secret) {
-      json(res, 503, { error: 'Revalidation is not configured: set REVALIDATE_SECRET' });
+      json(res, 503, { error: 'unavailable', message: 'Revalidation is not configured: set REVALIDATE_SECRET' });
       return true;
     }
     if (!authorized) {
-      json(res, 401, { error: 'Missing or wrong revalidation secret' });
+      json(res, 401, { error: 'unauthorized', message: 'Missing or wrong revalidation secret' });
       return true;
     }
     const request = asRequest(req);
     const refused = checkBodyHeaders(request, REVALIDATE_LIMITS.body);
     if (refused) {
-      await send(res, bodyRefusal(refused, REVALIDATE_LIMITS.body, { style: 'message' }));
+      await send(res, bodyRefusal(refused, REVALIDATE_LIMITS.body));
       return true;
     }
     const text = await readBoundedText(request, MAX_BODY);
     if (text === null) {
-      await send(res, bodyRefusal('too-large', REVALIDATE_LIMITS.body, { style: 'message' }));
+      await send(res, bodyRefusal('too-large', REVALIDATE_LIMITS.body));
       return true;
     }
     let body: unknown = {};
     try {
       body = text.trim() ? JSON.parse(text) : {};
     } catch {
-      json(res, 400, { error: 'Malformed body: not JSON' });
+      json(res, 400, { error: 'bad-request', message: 'Malformed body: not JSON' });
       return true;
     }
     if (Array.isArray(body)) {
-      json(res, 400, { error: 'Invalid body: the body must be a JSON object' });
+      json(res, 400, { error: 'bad-request', message: 'Invalid body: the body must be a JSON object' });
       return true;
     }
     const parsed = v.safeParse(RevalidateBody, body);
     if (!parsed.success) {
-      // The webhook's own answer shape (`{ error }`, as its CMS logs it), in the wording every endpoint uses.
-      json(res, 400, { error: `Invalid body: ${v.getDotPath(parsed.issues[0]) ?? 'body'}: ${issueMessage(parsed.issues).message}` });
+      // The one error shape (`{ error, message }`), in the wording every endpoint uses.
+      json(res, 400, { error: 'bad-request', message: `Invalid body: ${v.getDotPath(parsed.issues[0]) ?? 'body'}: ${issueMessage(parsed.issues).message}` });
       return true;
     }
     try {

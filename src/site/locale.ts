@@ -2,7 +2,14 @@ import type { Country, Language, Locale, MeasurementSystem, Site, SystemData } f
 
 export const ALL_COUNTRY = 'ALL';
 export const DEFAULT_LANGUAGE = 'en';
+/** The interface languages (one file each in locales/): the one list of the languages the platform speaks. */
 export const UI_LANGUAGES = ['en', 'cs', 'de', 'es', 'fr', 'hu', 'ja', 'pt', 'ro', 'sk', 'zh'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+
+/** The interface (and catalogue) language for a content language: itself when supported, else English. */
+export function uiLanguage(language: string): UiLanguage {
+  return (UI_LANGUAGES as readonly string[]).includes(language) ? (language as UiLanguage) : 'en';
+}
 
 const SIS_CODES: Record<string, string> = {
   en: 'en-US', de: 'de-CH', fr: 'fr-FR', zh: 'zh-CN', ja: 'ja-JP', es: 'es-ES',

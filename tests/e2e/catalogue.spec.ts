@@ -258,7 +258,7 @@ test.describe('comparison', () => {
   test('the comparison API answers bad input with 400 and a clear message', async () => {
     const res = await raw('/api/catalogue/comparison?language=xx&slugs=kappa-310');
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text)).toEqual({ error: expect.stringMatching(/^language must be one of en, cs, de/) });
+    expect(JSON.parse(res.text)).toEqual({ error: 'bad-request', message: expect.stringMatching(/^language must be one of en, cs, de/) });
     const ok = await raw('/api/catalogue/comparison?language=en&slugs=kappa-310');
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text).products[0].name).toBe('Kappa 310');

@@ -175,7 +175,7 @@ test('the draft proxy answers only editors, in DRAFT, and only the site\'s own o
 
   const arbitrary = await proxy({ query: '{ file(slug: "x") { url usedBy { id } } }' }, asEditor());
   expect(arbitrary.status).toBe(400);
-  expect(JSON.parse(arbitrary.text).error).toMatch(/own content operations/);
+  expect(JSON.parse(arbitrary.text).message).toMatch(/own content operations/);
   expect((await proxy({ query: PAGE_BY_PATH.replace('title', 'title updatedAt'), variables: {} }, asEditor())).status).toBe(400);
   expect((await proxy({ variables: {} }, asEditor())).status).toBe(400);
   expect((await proxy({ query: PAGE_BY_PATH, variables: [] }, asEditor())).status).toBe(400);

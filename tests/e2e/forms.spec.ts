@@ -309,7 +309,7 @@ test.describe('bots', () => {
       const out: { status: number; retryAfter: string | null; error?: string }[] = [];
       for (let i = 0; i < 12; i++) {
         const res = await fetch('/api/forms/contact', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lang: 'en', website: 'http://spam.example' }) });
-        out.push({ status: res.status, retryAfter: res.headers.get('retry-after'), error: ((await res.json()) as { error?: string }).error });
+        out.push({ status: res.status, retryAfter: res.headers.get('retry-after'), error: ((await res.json()) as { message?: string }).message });
       }
       return out;
     });

@@ -420,7 +420,7 @@ test('a 50 MB JSON body to the search proxy is refused at once, and the server d
   const from = freshClient();
   const declared = await send(from, 'POST', '/api/search-proxy/search', { headers: { 'content-type': 'application/json' }, declare: 50 * 1024 * 1024 });
   expect(declared.status).toBe(413);
-  expect(JSON.parse(declared.text)).toEqual({ error: 'The request body is too large: at most 16,384 bytes.' });
+  expect(JSON.parse(declared.text)).toEqual({ error: 'too-large', message: 'The request body is too large: at most 16,384 bytes.' });
   // Sent whole (chunked, 12 MB): the answer is the same 413, and the search keeps answering.
   const chunked = await send(from, 'POST', '/api/search-proxy/search', { headers: { 'content-type': 'application/json' }, chunks: 192 });
   expect(chunked.status).toBe(413);

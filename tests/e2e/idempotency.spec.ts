@@ -194,7 +194,7 @@ test('a contact form while the content hub hangs: 504 with "not known whether it
   hubRelay.pause();
   const first = await send(key);
   expect(first.status).toBe(504);
-  expect(JSON.parse(first.text)).toEqual({ ok: false, error: UNKNOWN_FORM });
+  expect(JSON.parse(first.text)).toEqual({ ok: false, error: 'upstream-timeout', message: UNKNOWN_FORM });
 
   hubRelay.resume();
   await expect.poll(async () => (await stored()).length).toBe(1);
@@ -227,7 +227,7 @@ test('an upload the visitor stops sending: 408 saying the upload stalled, not th
     req.write('--xyz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"mutation Add($ticketId: ID!, $file: Upload!) { addAttachment(ticketId: $ticketId, file: $file) { attachment { id } } }"');
   });
   expect(answer.status).toBe(408);
-  const body = JSON.parse(answer.text) as { error: string };
-  expect(body.error).toBe('The upload stalled: no data arrived from your browser for a while, so it was stopped and nothing was saved. Check your connection and send it again.');
-  expect(body.error).not.toMatch(/not reachable/);
+  const body = JSON.parse(answer.text) as { message: string };
+  expect(body.message).toBe('The upload stalled: no data arrived from your browser for a while, so it was stopped and nothing was saved. Check your connection and send it again.');
+  expect(body.message).not.toMatch(/not reachable/);
 });

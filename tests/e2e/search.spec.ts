@@ -60,10 +60,10 @@ test.describe('site search', () => {
   test('a malformed search body gets a 400 with a clear message', async () => {
     const notJson = await raw('/api/search-proxy/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
     expect(notJson.status).toBe(400);
-    expect(JSON.parse(notJson.text).error).toMatch(/not valid JSON/);
+    expect(JSON.parse(notJson.text).message).toMatch(/not valid JSON/);
     const badField = await raw('/api/search-proxy/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ localeCode: 'de', siteSlug: '', query: 42 }) });
     expect(badField.status).toBe(400);
-    expect(JSON.parse(badField.text).error).toMatch(/query/);
+    expect(JSON.parse(badField.text).message).toMatch(/query/);
     const suggest = await raw('/api/search-proxy/suggest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ localeCode: 'xx-yy-zz', query: 'ab' }) });
     expect(suggest.status).toBe(400);
   });

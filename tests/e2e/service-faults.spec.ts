@@ -241,7 +241,7 @@ test('a revalidation while the content hub is down, or stopping in the middle of
   const refused = await post('/api/revalidate', {}, { 'x-revalidate-secret': REVALIDATE_SECRET });
   expect(refused.status).toBe(503);
   expect(refused.headers['retry-after']).toBe('60');
-  expect(JSON.parse(refused.text)).toEqual({ error: 'Revalidation failed, the previous build stays live: the content hub is unavailable (it could not be reached). Try again later.', live });
+  expect(JSON.parse(refused.text)).toEqual({ error: 'unavailable', message: 'Revalidation failed, the previous build stays live: the content hub is unavailable (it could not be reached). Try again later.', live });
   expectNothingInternal(refused.text);
   await expect.poll(() => logSince(mark)).toMatch(new RegExp(`"component":"revalidate".*failed, the previous release ${live} stays live: Content hub unreachable`));
   expect(readPointer(staticRoot)).toBe(live);
@@ -261,7 +261,7 @@ test('a revalidation while the content hub is down, or stopping in the middle of
   await stopped;
   hubRequests.clear();
   expect(midway.status).toBe(503);
-  expect(JSON.parse(midway.text)).toMatchObject({ error: expect.stringMatching(/^Revalidation failed, the previous build stays live: the content hub is unavailable/), live });
+  expect(JSON.parse(midway.text)).toMatchObject({ error: 'unavailable', message: expect.stringMatching(/^Revalidation failed, the previous build stays live: the content hub is unavailable/), live });
   expect(logSince(mark)).toMatch(/failed, the previous release .* stays live/);
   expect(readPointer(staticRoot)).toBe(live);
   expect(expectOneCompleteRelease(dist, 'after the failed revalidations')).toBe(live);
@@ -325,7 +325,7 @@ test('the search backend down: the results page shows the spec\'s text with 502 
   expectNothingInternal(page.text.replace(/<style[^>]*>[\s\S]*?<\/style>/g, ''));
   const api = await post('/api/search-proxy/search', query);
   expect(api.status).toBe(502);
-  expect(JSON.parse(api.text)).toEqual({ error: 'The search service failed. Please try again in a moment.' });
+  expect(JSON.parse(api.text)).toEqual({ error: 'bad-gateway', message: 'The search service failed. Please try again in a moment.' });
   // The page without a query is static and keeps serving.
   expect((await call('/en/search')).status).toBe(200);
 
@@ -353,7 +353,7 @@ test('the identity provider down: the customer area still opens; a read reuses t
   const write = await call('/api/account/profile', { method: 'PATCH', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"firstName":"","lastName":""}' });
   expect(write.status).toBe(503);
   expect(write.headers['retry-after']).toBe('30');
-  expect(JSON.parse(write.text)).toEqual({ error: 'The identity provider could not confirm the sign-in right now. Please try again in a moment.' });
+  expect(JSON.parse(write.text)).toEqual({ error: 'unavailable', message: 'The identity provider could not confirm the sign-in right now. Please try again in a moment.' });
   expectNothingInternal(write.text);
   const profile = await call('/api/account/profile', { headers: bearer });
   expect(profile.status).toBe(502);
@@ -380,7 +380,7 @@ test('ticketing down: the tickets list answers the proxy\'s 503 with a clear mes
   await ticketing.down();
   const down = await list();
   expect(down.status).toBe(503);
-  expect(JSON.parse(down.text)).toEqual({ error: 'The ticketing service is not reachable right now. Please try again later.' });
+  expect(JSON.parse(down.text)).toEqual({ error: 'unavailable', message: 'The ticketing service is not reachable right now. Please try again later.' });
   expectNothingInternal(down.text);
   // The screen itself (the island shows the spec's text for this answer: tickets.spec.ts) keeps opening.
   expect((await call('/en/mykomax/tickets/list')).status).toBe(200);

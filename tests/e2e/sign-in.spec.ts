@@ -163,7 +163,7 @@ test.describe('server-side enforcement', () => {
       expect(res.status()).toBe(401);
       expect(res.headers()['www-authenticate']).toMatch(/^Bearer/);
       expect(res.headers()['cache-control']).toBe('no-store');
-      expect(await res.json()).toEqual({ error: expect.any(String) });
+      expect(await res.json()).toEqual({ error: 'unauthorized', message: expect.any(String) });
     }
     await signIn(page, DEMO_USERS.customer);
     const { accessToken } = (await storedTokens(page))!;
@@ -181,7 +181,7 @@ test.describe('server-side enforcement', () => {
     const res = await request.get('/api/mykomax/session', { headers: { Authorization: `Bearer ${idToken}` } });
     expect(res.status()).toBe(401);
     expect(res.headers()['www-authenticate']).toBe('Bearer error="invalid_token"');
-    expect(await res.json()).toEqual({ error: 'The bearer token is not an access token' });
+    expect(await res.json()).toEqual({ error: 'unauthorized', message: 'The bearer token is not an access token' });
   });
 
   test('GET /en/mykomax without a session: on demand, no-store, no personal data; the provider is allowed only on sign-in pages', async () => {

@@ -66,10 +66,10 @@ test('revalidation needs the secret and a well-formed body', async () => {
   expect((await revalidate({}, 'wrong-secret-wrong-secret')).status).toBe(401);
   const malformed = await revalidate('{"ids": [');
   expect(malformed.status).toBe(400);
-  expect(String(malformed.body.error)).toMatch(/Malformed body/);
+  expect(String(malformed.body.message)).toMatch(/Malformed body/);
   const invalid = await revalidate({ ids: 'not-a-list' });
   expect(invalid.status).toBe(400);
-  expect(String(invalid.body.error)).toMatch(/ids/);
+  expect(String(invalid.body.message)).toMatch(/ids/);
 });
 
 test('editing one page re-renders only the routes built from it and publishes a new release', async () => {

@@ -129,7 +129,7 @@ test.describe('service tickets as Claire (customer@)', () => {
     await page.unroute('**/api/ticketing/graphql');
     await page.goto('/en/mykomax/tickets/SR-100004');
     await expect(page.getByRole('button', { name: 'Send comment' })).toBeVisible();
-    await page.route('**/api/ticketing/graphql', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'The ticketing service is not reachable right now. Please try again later.' }) }));
+    await page.route('**/api/ticketing/graphql', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', message: 'The ticketing service is not reachable right now. Please try again later.' }) }));
     await page.getByLabel('Comment', { exact: true }).fill('Any news?');
     await page.getByRole('button', { name: 'Send comment' }).click();
     await expect(page.getByRole('alert').filter({ hasText: SPEC_ERROR })).toBeVisible();

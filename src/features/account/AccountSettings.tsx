@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
-import { outcomeOf, ProfileSchema, thrown, type Profile } from './client.ts';
+import { outcomeOf, ProfileSchema, thrown, type Profile } from './api-client.ts';
 import { DeleteSection, MfaSection } from './DangerZone.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
 import { ProfileForm } from './ProfileForm.tsx';

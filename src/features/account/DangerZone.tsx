@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { apiFetch, signOut } from '../../lib/identity/session.ts';
 import { fill } from '../../i18n/island.ts';
-import { outcomeOf, thrown } from './client.ts';
+import { outcomeOf, thrown } from './api-client.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { NoticeRegion, type Notice } from './Notice.tsx';
 import type { AccountMessages } from './messages.ts';

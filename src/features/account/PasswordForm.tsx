@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { apiFetch } from '../../lib/identity/session.ts';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
-import { failureMessages, outcomeOf, thrown } from './client.ts';
+import { failureMessages, outcomeOf, thrown } from './api-client.ts';
 import { NoticeRegion, type Notice } from './Notice.tsx';
 import type { AccountMessages } from './messages.ts';
 

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { apiFetch } from '../../lib/identity/session.ts';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
-import { failureMessages, outcomeOf, ProfileSchema, thrown, type Profile } from './client.ts';
+import { failureMessages, outcomeOf, ProfileSchema, thrown, type Profile } from './api-client.ts';
 import { NoticeRegion, type Notice } from './Notice.tsx';
 import { FIELD_MAX_LENGTH, missingRequired } from './schema.ts';
 import type { AccountMessages, Option } from './messages.ts';

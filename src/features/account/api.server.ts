@@ -1,8 +1,7 @@
-import type { APIContext, APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import type * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
 import { IGNORED_JSON_BODY, JSON_TYPE, NO_BODY } from '../../lib/http/body.ts';
-import { checked } from '../../lib/http/input.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
@@ -63,48 +62,6 @@ function failureResponse(err: unknown, operation: string): Response {
   }
 }
 
-/** The account API's handlers for a given guard (the routes use B's `requireUser`; tests pass their own). */
-export function accountHandlers(requireUser: UserGuard): { getProfile: APIRoute; patchProfile: APIRoute; postPassword: APIRoute; postMfaReset: APIRoute; deleteAccount: APIRoute } {
-  /** `action` for a signed-in user with its checked body; identity management's failures as our answers. */
-  const forUser = <B extends v.GenericSchema | undefined = undefined>(operation: string, body: B, action: (ctx: { context: APIContext; sub: string; accessToken: string; body: B extends v.GenericSchema ? v.InferOutput<B> : undefined }) => Promise<Response>): APIRoute =>
-    checked<APIContext, CustomerUser, B>({ auth: requireUser, body, maxBytes: MAX_BODY }, async ({ context, user, body: value }) => {
-      try {
-        return await action({ context, sub: user.claims.sub, accessToken: user.accessToken, body: value });
-      } catch (err) {
-        return failureResponse(err, operation);
-      }
-    });
-  const config = (context: APIContext) => apiContext(context.locals).services.identity;
-
-  return {
-    /** GET /api/account/profile → 200 Profile. */
-    getProfile: forUser('getProfile', undefined, async ({ context, sub, accessToken }) => json(await getProfile(config(context), accessToken, sub) satisfies ProfileResponse)),
-
-    /** PATCH /api/account/profile, JSON with the fields to change → 200 Profile; 422 failures; 403 internal account. */
-    patchProfile: forUser('updateProfile', ProfileBody, async ({ context, sub, accessToken, body }) => {
-      const missing = missingRequired(body, 'present');
-      if (missing.length) return json({ failures: missing.map((field) => ({ field, code: 'REQUIRED', params: {} })) } satisfies FailuresResponse, 422);
-      return json(await updateProfile(config(context), accessToken, sub, body) satisfies ProfileResponse);
-    }),
-
-    /** POST /api/account/password, JSON { currentPassword, newPassword } → 204; 422 failures (policy, wrong current password); 403 internal account. */
-    postPassword: forUser('changePassword', PasswordBody, async ({ context, sub, accessToken, body }) => {
-      await changePassword(config(context), accessToken, sub, body.currentPassword, body.newPassword);
-      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
-    }),
-
-    /** POST /api/account/mfa-reset → 200 { mfaDevices: 0 } (internal accounts too). */
-    postMfaReset: forUser('resetMfa', undefined, async ({ context, sub, accessToken }) => json({ mfaDevices: await resetMfa(config(context), accessToken, sub) })),
-
-    /** DELETE /api/account → 204; the user's sessions end with the account. */
-    deleteAccount: forUser('deleteAccount', undefined, async ({ context, sub, accessToken }) => {
-      await deleteAccount(config(context), accessToken, sub);
-      log.info('account deleted');
-      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
-    }),
-  };
-}
-
 const TEN_MINUTES = 10 * 60_000;
 /** The account API's declared limits: JSON bodies of at most 8 KiB; changes limited per client (a person makes a few). */
 export const ACCOUNT_LIMITS = {
@@ -115,12 +72,47 @@ export const ACCOUNT_LIMITS = {
   deleteAccount: { body: NO_BODY, rateLimit: { limit: 10, windowMs: TEN_MINUTES } },
 } satisfies Record<string, EndpointLimits>;
 
-const handlers = accountHandlers(requireUser);
-/** The account API's handlers, behind B's bearer guard and their limits (src/pages/api/account/* re-export them). */
-export const account = {
-  getProfile: endpoint(ACCOUNT_LIMITS.getProfile, handlers.getProfile),
-  patchProfile: endpoint(ACCOUNT_LIMITS.patchProfile, handlers.patchProfile),
-  postPassword: endpoint(ACCOUNT_LIMITS.postPassword, handlers.postPassword),
-  postMfaReset: endpoint(ACCOUNT_LIMITS.postMfaReset, handlers.postMfaReset),
-  deleteAccount: endpoint(ACCOUNT_LIMITS.deleteAccount, handlers.deleteAccount),
-};
+/** The account API's endpoints for a given guard (the routes use B's `requireUser`; tests pass their own). */
+export function accountHandlers(requireUser: UserGuard) {
+  /** `action` behind its limits, for a signed-in user with its checked body; identity management's failures as our answers. */
+  const forUser = <B extends v.GenericSchema | undefined = undefined>(limits: EndpointLimits, operation: string, body: B, action: (ctx: { context: APIContext; sub: string; accessToken: string; body: B extends v.GenericSchema ? v.InferOutput<B> : undefined }) => Promise<Response>) =>
+    endpoint<APIContext, CustomerUser, B>(limits, { auth: requireUser, body }, async ({ context, user, body: value }) => {
+      try {
+        return await action({ context, sub: user.claims.sub, accessToken: user.accessToken, body: value });
+      } catch (err) {
+        return failureResponse(err, operation);
+      }
+    });
+  const config = (context: APIContext) => apiContext(context.locals).services.identity;
+
+  return {
+    /** GET /api/account/profile → 200 Profile. */
+    getProfile: forUser(ACCOUNT_LIMITS.getProfile, 'getProfile', undefined, async ({ context, sub, accessToken }) => json(await getProfile(config(context), accessToken, sub) satisfies ProfileResponse)),
+
+    /** PATCH /api/account/profile, JSON with the fields to change → 200 Profile; 422 failures; 403 internal account. */
+    patchProfile: forUser(ACCOUNT_LIMITS.patchProfile, 'updateProfile', ProfileBody, async ({ context, sub, accessToken, body }) => {
+      const missing = missingRequired(body, 'present');
+      if (missing.length) return json({ failures: missing.map((field) => ({ field, code: 'REQUIRED', params: {} })) } satisfies FailuresResponse, 422);
+      return json(await updateProfile(config(context), accessToken, sub, body) satisfies ProfileResponse);
+    }),
+
+    /** POST /api/account/password, JSON { currentPassword, newPassword } → 204; 422 failures (policy, wrong current password); 403 internal account. */
+    postPassword: forUser(ACCOUNT_LIMITS.postPassword, 'changePassword', PasswordBody, async ({ context, sub, accessToken, body }) => {
+      await changePassword(config(context), accessToken, sub, body.currentPassword, body.newPassword);
+      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    }),
+
+    /** POST /api/account/mfa-reset → 200 { mfaDevices: 0 } (internal accounts too). */
+    postMfaReset: forUser(ACCOUNT_LIMITS.postMfaReset, 'resetMfa', undefined, async ({ context, sub, accessToken }) => json({ mfaDevices: await resetMfa(config(context), accessToken, sub) })),
+
+    /** DELETE /api/account → 204; the user's sessions end with the account. */
+    deleteAccount: forUser(ACCOUNT_LIMITS.deleteAccount, 'deleteAccount', undefined, async ({ context, sub, accessToken }) => {
+      await deleteAccount(config(context), accessToken, sub);
+      log.info('account deleted');
+      return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    }),
+  };
+}
+
+/** The account API's endpoints, behind B's bearer guard and their limits (src/pages/api/account/* re-export them). */
+export const account = accountHandlers(requireUser);

@@ -75,14 +75,14 @@ export const comparisonData: Loader<ComparisonApiProduct> = async ({ data, servi
 export function catalogueApiRoute<T>(name: string, load: Loader<T>, preset: PresetName) {
   return endpoint(READ_ONLY, async ({ url, locals }: APIContext) => {
     const q = parseCatalogueQuery(url.searchParams);
-    if (!q.ok) return json({ error: q.message }, 400);
+    if (!q.ok) return json({ error: 'bad-request', message: q.message }, 400);
     const api = apiContext(locals);
     try {
       const products = await load({ data: api.data, services: api.services, brands: api.system.brands, imageUrl: (src) => presetImageUrl(preset, src) }, q.value);
       return json({ products }, 200, 'public, max-age=300');
     } catch (err) {
       getLogger(`api/catalogue/${name}`).error((err as Error).message);
-      return json({ error: 'The catalogue is not available right now.' }, 502);
+      return json({ error: 'bad-gateway', message: 'The catalogue is not available right now.' }, 502);
     }
   });
 }

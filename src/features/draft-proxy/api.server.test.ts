@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; data?: unknown } }> {
+async function call(body: unknown, opts: { cookie?: string; contentType?: string; hubEndpoint?: string } = {}): Promise<{ status: number; headers: Headers; body: { error?: string; message?: string; data?: unknown } }> {
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
   if (opts.cookie) headers.cookie = opts.cookie;
   const request = new Request('http://localhost/api/draft-proxy/graphql', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -50,23 +50,23 @@ describe('POST /api/draft-proxy/graphql', () => {
   });
 
   it('validates the request: 415, 413, 400 with clear messages', async () => {
-    expect(await call(sustainability, { cookie: EDITOR, contentType: 'text/plain' })).toMatchObject({ status: 415, body: { error: 'Send JSON (Content-Type: application/json).' } });
+    expect(await call(sustainability, { cookie: EDITOR, contentType: 'text/plain' })).toMatchObject({ status: 415, body: { error: expect.any(String), message: 'Send JSON (Content-Type: application/json).' } });
     expect(await call({ ...sustainability, variables: { pad: 'x'.repeat(DRAFT_PROXY_MAX_BODY) } }, { cookie: EDITOR })).toMatchObject({ status: 413 });
-    expect(await call('{broken', { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'The body is not valid JSON.' } });
-    expect(await call([], { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'The body must be a JSON object.' } });
-    expect(await call({ variables: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query is required' } });
-    expect(await call({ query: '' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query is required' } });
-    expect(await call({ query: 42 }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'query must be a string' } });
-    expect(await call({ ...sustainability, variables: ['x'] }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'variables must be an object' } });
-    expect(await call({ ...sustainability, extensions: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: 'Unknown field: extensions' } });
+    expect(await call('{broken', { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'The body is not valid JSON.' } });
+    expect(await call([], { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'The body must be a JSON object.' } });
+    expect(await call({ variables: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'query is required' } });
+    expect(await call({ query: '' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'query is required' } });
+    expect(await call({ query: 42 }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'query must be a string' } });
+    expect(await call({ ...sustainability, variables: ['x'] }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'variables must be an object' } });
+    expect(await call({ ...sustainability, extensions: {} }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: 'Unknown field: extensions' } });
     expect(await call({ ...sustainability, locales: ['en; drop'] }, { cookie: EDITOR })).toMatchObject({ status: 400 });
-    expect(await call({ query: '{ file(slug: "a") { url } }' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.stringContaining('own content operations') } });
+    expect(await call({ query: '{ file(slug: "a") { url } }' }, { cookie: EDITOR })).toMatchObject({ status: 400, body: { error: expect.any(String), message: expect.stringContaining('own content operations') } });
   });
 
   it('passes the content hub\'s refusal of the variables on as a 400, its absence as a 503', async () => {
     const bad = await call({ query: PAGE_BY_PATH, variables: { site: 'site-main' } }, { cookie: EDITOR });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/path/);
+    expect(bad.body.message).toMatch(/path/);
     const down = await call(sustainability, { cookie: EDITOR, hubEndpoint: 'http://127.0.0.1:9/graphql' });
     expect(down.status).toBe(503);
   });

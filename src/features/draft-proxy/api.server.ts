@@ -51,39 +51,39 @@ function problemOf(issues: v.BaseIssue<unknown>[]): string {
   return issue.message;
 }
 
-/** POST /api/draft-proxy/graphql. Every answer is `no-store`; errors are `{ error }`. */
+/** POST /api/draft-proxy/graphql. Every answer is `no-store`; errors are `{ error, message }`. */
 export async function postDraftProxy({ request, locals }: Pick<APIContext, 'request' | 'locals'>): Promise<Response> {
   const { services } = apiContext(locals);
-  if (!(await isEditorRequest(request, services.editorPasswordHash, services.sharedState))) return json({ error: 'The draft proxy is for signed-in editors only.' }, 401);
+  if (!(await isEditorRequest(request, services.editorPasswordHash, services.sharedState))) return json({ error: 'unauthorized', message: 'The draft proxy is for signed-in editors only.' }, 401);
   const body = await readJsonBody(request, DRAFT_PROXY_MAX_BODY);
-  if (body.kind === 'unsupported') return json({ error: 'Send JSON (Content-Type: application/json).' }, 415);
-  if (body.kind === 'too-large') return json({ error: `Request body too large (at most ${DRAFT_PROXY_MAX_BODY} bytes).` }, 413);
-  if (body.kind === 'malformed') return json({ error: 'The body is not valid JSON.' }, 400);
-  if (!isPlainObject(body.value)) return json({ error: 'The body must be a JSON object.' }, 400);
+  if (body.kind === 'unsupported') return json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415);
+  if (body.kind === 'too-large') return json({ error: 'too-large', message: `Request body too large (at most ${DRAFT_PROXY_MAX_BODY} bytes).` }, 413);
+  if (body.kind === 'malformed') return json({ error: 'bad-request', message: 'The body is not valid JSON.' }, 400);
+  if (!isPlainObject(body.value)) return json({ error: 'bad-request', message: 'The body must be a JSON object.' }, 400);
   const parsed = v.safeParse(DraftProxyBody, body.value);
-  if (!parsed.success) return json({ error: problemOf(parsed.issues) }, 400);
+  if (!parsed.success) return json({ error: 'bad-request', message: problemOf(parsed.issues) }, 400);
   const { query, operationName, variables, locales } = parsed.output;
   const allowed = allowedOperation(query, operationName);
-  if (!allowed.ok) return json({ error: allowed.reason }, 400);
+  if (!allowed.ok) return json({ error: 'bad-request', message: allowed.reason }, 400);
   try {
     const data = await draftPassthrough(services.content, localeChain(locales), allowed.name, variables ?? {});
     return json({ data });
   } catch (err) {
     if (!(err instanceof ContentError)) {
       log.error({ err }, `draft proxy ${allowed.name} failed`);
-      return json({ error: 'The draft proxy failed.' }, 502);
+      return json({ error: 'bad-gateway', message: 'The draft proxy failed.' }, 502);
     }
-    if (err.failure === 'timeout') return json({ error: 'The content hub did not answer in time.' }, 504);
-    if (err.unavailable) return json({ error: 'The content hub is not available.' }, 503);
+    if (err.failure === 'timeout') return json({ error: 'upstream-timeout', message: 'The content hub did not answer in time.' }, 504);
+    if (err.unavailable) return json({ error: 'unavailable', message: 'The content hub is not available.' }, 503);
     // The hub's validation message for the caller's own variables (GraphQL errors, never a stack or an address).
-    if (err.graphQLErrors?.length) return json({ error: err.message }, 400);
+    if (err.graphQLErrors?.length) return json({ error: 'bad-request', message: err.message }, 400);
     log.error({ err }, `draft proxy ${allowed.name} failed`);
-    return json({ error: 'The content hub gave an unexpected answer.' }, 502);
+    return json({ error: 'bad-gateway', message: 'The content hub gave an unexpected answer.' }, 502);
   }
 }
 
 /** An editor's reads of draft content: JSON of at most 32 KiB, no rate limit (nothing is written; the editor cookie is required). */
-export const DRAFT_PROXY_LIMITS: EndpointLimits = { body: { maxBytes: DRAFT_PROXY_MAX_BODY, types: [JSON_TYPE] }, errorStyle: 'message' };
+export const DRAFT_PROXY_LIMITS: EndpointLimits = { body: { maxBytes: DRAFT_PROXY_MAX_BODY, types: [JSON_TYPE] } };
 
 /** POST /api/draft-proxy/graphql behind its limits. */
 export const draftProxyRoute = endpoint(DRAFT_PROXY_LIMITS, (context: APIContext) => postDraftProxy(context));

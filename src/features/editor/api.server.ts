@@ -15,10 +15,10 @@ import { json } from '../../lib/http/json.ts';
 import { IGNORED_JSON_BODY } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation.ts';
-import type { ContentContext } from '../../lib/content/client.ts';
+import { getPageTranslation, resetTranslation, startTranslation, type PageTranslation } from '../../lib/content/translation/index.ts';
+import type { ContentContext } from '../../lib/content/content-service.ts';
 import { apiContext } from '../platform/context.ts';
-import { crossSiteRefusal, requireEditor } from './auth.server.ts';
+import { requireEditor, requireEditorSameSite } from './auth.server.ts';
 import { chooseSite, loadSiteNavigation } from './navigation.server.ts';
 import { checkParam, IdSchema, LanguageSchema, stageParam } from './params.ts';
 import { pageTranslationState, type TranslationState } from './translation-state.ts';
@@ -61,9 +61,7 @@ export const publicNavigation = endpoint(READ_ONLY, async (context: APIContext) 
 });
 
 /** GET /api/site-navigation/editor/{siteId}?lang=&stage= */
-export const editorNavigation = endpoint(READ_ONLY, async (context: APIContext) => {
-  const refused = await requireEditor(context);
-  if (refused) return refused;
+export const editorNavigation = endpoint(READ_ONLY, { auth: requireEditor }, async ({ context }: { context: APIContext }) => {
   const choice = siteParams(context);
   if (choice instanceof Response) return choice;
   const stage = stageParam(context.url.searchParams.get('stage'));
@@ -84,12 +82,9 @@ export function translationAnswer(t: PageTranslation): TranslationAnswer {
   return { ...t, translationState: pageTranslationState(t.targetLanguages) };
 }
 
-function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<PageTranslation | null>, what: string, writes: boolean): APIRoute {
-  return async (context) => {
-    const crossSite = writes ? crossSiteRefusal(context) : null;
-    if (crossSite) return crossSite;
-    const refused = await requireEditor(context);
-    if (refused) return refused;
+/** An editor's call on a page's translation (the page id from the path): the translation answer, 404 for no such page. */
+function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<PageTranslation | null>, what: string) {
+  return async ({ context }: { context: APIContext }): Promise<Response> => {
     const id = checkParam('pageId', IdSchema, context.params.pageId ?? '');
     if (!id.ok) return bad(id.message);
     const { services } = apiContext(context.locals);
@@ -110,11 +105,11 @@ function translationRoute(run: (ctx: ContentContext, pageId: string) => Promise<
 export const TRANSLATION_WRITE_LIMITS: EndpointLimits = { body: IGNORED_JSON_BODY, rateLimit: { limit: 30, windowMs: 60_000 } };
 
 /** GET /api/translation/state/{pageId} */
-export const translationState = endpoint(READ_ONLY, translationRoute(getPageTranslation, 'translation state', false));
+export const translationState = endpoint(READ_ONLY, { auth: requireEditor }, translationRoute(getPageTranslation, 'translation state'));
 /** POST /api/translation/start/{pageId} */
-export const translationStart = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(startTranslation, 'translation start', true));
+export const translationStart = endpoint(TRANSLATION_WRITE_LIMITS, { auth: requireEditorSameSite }, translationRoute(startTranslation, 'translation start'));
 /** POST /api/translation/reset/{pageId} */
-export const translationReset = endpoint(TRANSLATION_WRITE_LIMITS, translationRoute(resetTranslation, 'translation reset', true));
+export const translationReset = endpoint(TRANSLATION_WRITE_LIMITS, { auth: requireEditorSameSite }, translationRoute(resetTranslation, 'translation reset'));
 
 /** GET (or any other method) on start/reset: 405 naming the method to use. */
 export const postOnly: APIRoute = () => {

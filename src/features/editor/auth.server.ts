@@ -100,10 +100,15 @@ export async function editorOf(context: Pick<APIContext, 'request' | 'locals'>):
   }
 }
 
-/** Null when the request carries a valid editor session, else the answer to send (see {@link editorOf}). */
-export async function requireEditor(context: Pick<APIContext, 'request' | 'locals'>): Promise<Response | null> {
+/** The `editor` auth option of `endpoint()`: the request's editor session, else the answer to send (see {@link editorOf}). */
+export async function requireEditor(context: Pick<APIContext, 'request' | 'locals'>): Promise<EditorSession | Response> {
   const editor = await editorOf(context);
-  return 'refused' in editor ? editor.refused : null;
+  return 'refused' in editor ? editor.refused : editor.session;
+}
+
+/** {@link requireEditor} for an endpoint that changes state: a request from another origin's page is refused first (403). */
+export async function requireEditorSameSite(context: Pick<APIContext, 'request' | 'locals' | 'url'>): Promise<EditorSession | Response> {
+  return crossSiteRefusal(context) ?? requireEditor(context);
 }
 
 /** The 403 of a state-changing editor endpoint asked from another origin's page; null for a same-origin (or non-browser) request. */

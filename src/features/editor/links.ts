@@ -1,7 +1,7 @@
 /**
  * URLs of the editor area. Pure.
  */
-import type { Stage } from '../../lib/content/client.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
 import { resolveLink } from '../../site/links.ts';
 import { localizedPath } from '../../site/paths.ts';
 import type { Locale, Site } from '../../site/types.ts';

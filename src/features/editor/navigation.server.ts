@@ -5,7 +5,7 @@
  */
 import { footerNavigation, headerNavigation } from '../../lib/content/cached.ts';
 import { getFooterNavigation, getHeaderNavigation } from '../../lib/content/index.ts';
-import type { Stage } from '../../lib/content/client.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
 import { fallbackLanguage, makeLocale, siteLanguages } from '../../site/locale.ts';
 import type { Site, SystemData } from '../../site/types.ts';
 import { contentContextFor, type ApiContext } from '../platform/context.ts';

@@ -5,7 +5,7 @@
  */
 import { resolveLink, type LinkContext } from '../../site/links.ts';
 import type { FooterNavigation, HeaderNavigation, Link, NavItem } from '../../site/navigation-types.ts';
-import type { Stage } from '../../lib/content/client.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
 
 export interface NavigationLink {
   text: string | null;

@@ -4,8 +4,8 @@
  * without JavaScript (post, then redirect); a small script enhances the translation buttons.
  */
 import { publicReason } from '../../lib/http/errors.ts';
-import type { Stage } from '../../lib/content/client.ts';
-import { getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../lib/content/translation.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
+import { getPageTranslations, listEditorPages, resetTranslation, startTranslation } from '../../lib/content/translation/index.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { fallbackLanguage, makeLocale, siteLanguages } from '../../site/locale.ts';

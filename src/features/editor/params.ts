@@ -4,7 +4,7 @@
  * default PUBLISHED). Pure.
  */
 import * as v from 'valibot';
-import type { Stage } from '../../lib/content/client.ts';
+import type { Stage } from '../../lib/content/content-service.ts';
 
 export const STAGES = ['DRAFT', 'PUBLISHED'] as const satisfies readonly Stage[];
 export const DEFAULT_STAGE: Stage = 'PUBLISHED';

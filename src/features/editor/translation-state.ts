@@ -3,7 +3,7 @@
  * translated, InProgress if any is in progress, otherwise MarkedForTranslation. Pure.
  * @example pageTranslationState([{ translationState: 'Translated' }, { translationState: 'InProgress' }]) // 'InProgress'
  */
-import type { TranslationState } from '../../lib/content/translation.ts';
+import type { TranslationState } from '../../lib/content/translation/index.ts';
 
 export type { TranslationState };
 

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { FlashMessage } from '../../components/ui/FlashMessage.tsx';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { FEEDBACK_FIELDS, FEEDBACK_MAX_LENGTH, validateFeedback, type FeedbackErrors, type FeedbackField, type FeedbackValues } from './feedback-schema.ts';
-import { sendFeedback } from './feedback-client.ts';
+import { sendFeedback } from './feedback-api-client.ts';
 import { useHydrated } from '../../components/ui/use-hydrated.ts';
 import { fill, type IslandMessages } from '../../i18n/island.ts';
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import * as v from 'valibot';
 import { submitStoryFeedback } from '../../lib/content/index.ts';
-import { json } from '../../lib/http/json.ts';
+import { FIELDS_MESSAGE, json } from '../../lib/http/json.ts';
 import { JSON_TYPE, readJsonBody } from '../../lib/http/body.ts';
 import { endpoint, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { fixedT, uiLanguage } from '../../i18n/index.ts';
@@ -16,7 +16,6 @@ const MAX_BODY = 16 * 1024;
 export const FEEDBACK_LIMITS: EndpointLimits = {
   body: { maxBytes: MAX_BODY, types: [JSON_TYPE] },
   rateLimit: { limit: 10, windowMs: 10 * 60_000 },
-  errorStyle: 'message',
   answerFields: { ok: false },
 };
 const Envelope = v.object({
@@ -32,12 +31,12 @@ const Envelope = v.object({
 export const storyFeedbackHandler: APIRoute = async ({ request, locals }) => {
   const api = apiContext(locals);
   const read = await readJsonBody(request, MAX_BODY);
-  if (read.kind === 'unsupported') return json({ ok: false, error: 'Send JSON (Content-Type: application/json).' }, 415);
-  if (read.kind === 'too-large') return json({ ok: false, error: 'Request body too large.' }, 413);
-  if (read.kind === 'malformed') return json({ ok: false, error: 'The body is not valid JSON.' }, 400);
+  if (read.kind === 'unsupported') return json({ ok: false, error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' }, 415);
+  if (read.kind === 'too-large') return json({ ok: false, error: 'too-large', message: 'Request body too large.' }, 413);
+  if (read.kind === 'malformed') return json({ ok: false, error: 'bad-request', message: 'The body is not valid JSON.' }, 400);
   const body = read.value;
   const envelope = v.safeParse(Envelope, body);
-  if (!envelope.success) return json({ ok: false, error: envelope.issues[0].message }, 400);
+  if (!envelope.success) return json({ ok: false, error: 'bad-request', message: envelope.issues[0].message }, 400);
   const locale = localeOf(envelope.output.lang);
   const t = fixedT(uiLanguage(locale.language));
   try {
@@ -45,17 +44,17 @@ export const storyFeedbackHandler: APIRoute = async ({ request, locals }) => {
     const checked = validateFeedback(body, countries);
     if (!checked.ok) {
       const fields = Object.fromEntries(Object.entries(checked.errors).map(([f, issue]) => [f, t(issue.key, issue.params ?? {})]));
-      return json({ ok: false, fields }, 400);
+      return json({ ok: false, error: 'invalid-fields', message: FIELDS_MESSAGE, fields }, 400);
     }
     const result = await submitStoryFeedback(apiContentContext(api, locale), { storySlug: envelope.output.storySlug, ...checked.value });
     if (result.ok) return json({ ok: true });
-    if (result.fields.storySlug) return json({ ok: false, error: 'No story with this slug.' }, 404);
+    if (result.fields.storySlug) return json({ ok: false, error: 'not-found', message: 'No story with this slug.' }, 404);
     // The content hub refused a field our own check let through: say which, in the visitor's language.
     const fields = Object.fromEntries(Object.keys(result.fields).filter((f): f is FeedbackField => (FEEDBACK_FIELDS as readonly string[]).includes(f)).map((f) => [f, t(INVALID_KEY)]));
-    return json({ ok: false, fields }, 400);
+    return json({ ok: false, error: 'invalid-fields', message: FIELDS_MESSAGE, fields }, 400);
   } catch (err) {
     getLogger('story-feedback').error((err as Error).message);
-    return json({ ok: false, error: t('feedback.failure') }, 502);
+    return json({ ok: false, error: 'bad-gateway', message: t('feedback.failure') }, 502);
   }
 };
 

@@ -111,18 +111,18 @@ describe('POST /api/forms/{kind}', () => {
     }
     expect(statuses).toEqual([400, 400, 429, 429]);
     expect(Number(last!.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect((await last!.json()).error).toMatch(/^You have sent too many requests in a short time\. Please wait \d+ seconds and try again\.$/);
+    expect((await last!.json()).message).toMatch(/^You have sent too many requests in a short time\. Please wait \d+ seconds and try again\.$/);
     expect((await limited(context('openSource', JSON.stringify({ lang: 'en' }), { client: '198.51.100.8' }))).status).toBe(400);
   });
 
   it('answers the spec failure text when the content hub is down (503: nothing stored) or fails (502)', async () => {
     const down = await handler(context('contact', JSON.stringify(contact), { endpoint: `http://127.0.0.1:${closedPort}/graphql` }));
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ ok: false, error: 'Something went wrong. Please verify your input is correct and try again later.' });
+    expect(await down.json()).toEqual({ ok: false, error: expect.any(String), message: 'Something went wrong. Please verify your input is correct and try again later.' });
     const failing = createFormsHandler({ limiter: rateLimiter({ limit: 100, windowMs: 60_000 }), submit: async () => { throw new Error('boom'); } });
     const res = await failing(context('contact', JSON.stringify(contact)));
     expect(res.status).toBe(502);
-    expect((await res.json()).error).toBe('Something went wrong. Please verify your input is correct and try again later.');
+    expect((await res.json()).message).toBe('Something went wrong. Please verify your input is correct and try again later.');
   });
 });
 
@@ -143,10 +143,10 @@ describe('POST /api/forms/{kind}: idempotency', () => {
   it('refuses a submission without a key or with a malformed one with 400 and a clear text, storing nothing', async () => {
     const missing = await handler(context('contact', JSON.stringify({ ...contact, message: 'no key' }), { key: null }));
     expect(missing.status).toBe(400);
-    expect((await missing.json()).error).toMatch(/^This request needs an Idempotency-Key header/);
+    expect((await missing.json()).message).toMatch(/^This request needs an Idempotency-Key header/);
     const malformed = await handler(context('contact', JSON.stringify({ ...contact, message: 'no key' }), { key: '"x"' }));
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error).toBe('The Idempotency-Key must have at least 16 characters.');
+    expect((await malformed.json()).message).toBe('The Idempotency-Key must have at least 16 characters.');
     expect(await countOf('no key')).toBe(0);
   });
 
@@ -155,7 +155,7 @@ describe('POST /api/forms/{kind}: idempotency', () => {
     expect((await handler(context('contact', JSON.stringify({ ...contact, message: 'first content' }), { key }))).status).toBe(200);
     const other = await handler(context('contact', JSON.stringify({ ...contact, message: 'other content' }), { key }));
     expect(other.status).toBe(422);
-    expect((await other.json()).error).toBe('This Idempotency-Key was already used for a different request. Use a new key for a new request.');
+    expect((await other.json()).message).toBe('This Idempotency-Key was already used for a different request. Use a new key for a new request.');
     expect(await countOf('other content')).toBe(0);
   });
 
@@ -173,7 +173,7 @@ describe('POST /api/forms/{kind}: idempotency', () => {
     const concurrent = await slow(context('contact', body, { key }));
     expect(concurrent.status).toBe(409);
     expect(concurrent.headers.get('retry-after')).toBe('1');
-    expect((await concurrent.json()).error).toBe('We do not know whether your request was received: the service did not answer in time. It is safe to send it again: it will not be stored twice.');
+    expect((await concurrent.json()).message).toBe('We do not know whether your request was received: the service did not answer in time. It is safe to send it again: it will not be stored twice.');
     release();
     expect((await first).status).toBe(200);
     expect(calls).toBe(1);
@@ -188,7 +188,7 @@ describe('POST /api/forms/{kind}: idempotency', () => {
       relay.pause();
       const first = await handler(context('contact', body, { key, endpoint, timeoutMs: 700 }));
       expect(first.status).toBe(504);
-      expect((await first.json()).error).toBe('We do not know whether your request was received: the service did not answer in time. It is safe to send it again: it will not be stored twice.');
+      expect((await first.json()).message).toBe('We do not know whether your request was received: the service did not answer in time. It is safe to send it again: it will not be stored twice.');
       relay.resume();
       // The hub works through the request it held, as a hung service does when it comes back.
       await expect.poll(() => countOf('hung then resumed')).toBe(1);

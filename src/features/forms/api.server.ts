@@ -1,6 +1,6 @@
 import type { APIContext, APIRoute } from 'astro';
 import * as v from 'valibot';
-import { json } from '../../lib/http/json.ts';
+import { FIELDS_MESSAGE, json } from '../../lib/http/json.ts';
 import { IDEMPOTENCY_MESSAGES } from '../../lib/idempotency/http.ts';
 import { readIdempotencyKey } from '../../lib/idempotency/key.ts';
 import { clientKey } from '../../lib/http/rate-limit.ts';
@@ -20,23 +20,23 @@ const Lang = v.optional(LocaleParam, 'en');
  * A post that would be stored needs an `Idempotency-Key` (the enhanced form makes one when it
  * opens): it is stored once per key, a repeat within 24 h gets the first answer.
  * 200 { ok: true, message, download? } (download: the whitepaper's file link); 400 { ok: false,
- * fields: { field: message } } in `lang`, or { ok: false, error } without a usable key; 404
+ * fields: { field: message } } in `lang`, or { ok: false, error, message } without a usable key; 404
  * unknown form; 409 while the same key is being stored; 413 body over 32 KiB; 415 another content
- * type; 422 the key was used for another submission; 429 { ok: false, error } with Retry-After;
- * 503 { ok: false, error } (the spec's failure text) when the content hub is down (nothing
+ * type; 422 the key was used for another submission; 429 { ok: false, error, message } with Retry-After;
+ * 503 { ok: false, error, message } (the spec's failure text) when the content hub is down (nothing
  * stored); 504/502 with the text that it is not known whether it was stored (the hub did not
  * answer in time or failed after getting it: sending again with the same key is safe).
  */
 export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
   return async (context: APIContext) => {
     const kind = context.params.kind ?? '';
-    if (!isFormKind(kind)) return json({ ok: false, error: `No form "${kind.slice(0, 40)}".` }, 404);
+    if (!isFormKind(kind)) return json({ ok: false, error: 'not-found', message: `No form "${kind.slice(0, 40)}".` }, 404);
     const body = await readFormBody(context.request);
-    if (body.kind === 'unsupported') return json({ ok: false, error: 'Send JSON (application/json) or a form (application/x-www-form-urlencoded).' }, 415);
-    if (body.kind === 'too-large') return json({ ok: false, error: 'Request body too large.' }, 413);
-    if (body.kind === 'malformed') return json({ ok: false, error: 'The body is not a JSON object.' }, 400);
+    if (body.kind === 'unsupported') return json({ ok: false, error: 'unsupported-media-type', message: 'Send JSON (application/json) or a form (application/x-www-form-urlencoded).' }, 415);
+    if (body.kind === 'too-large') return json({ ok: false, error: 'too-large', message: 'Request body too large.' }, 413);
+    if (body.kind === 'malformed') return json({ ok: false, error: 'bad-request', message: 'The body is not a JSON object.' }, 400);
     const lang = v.safeParse(Lang, body.value.lang);
-    if (!lang.success) return json({ ok: false, error: lang.issues[0].message }, 400);
+    if (!lang.success) return json({ ok: false, error: 'bad-request', message: lang.issues[0].message }, 400);
     const api = apiContext(context.locals);
     const locale = localeOf(lang.output);
     const t = fixedT(uiLanguage(locale.language));
@@ -50,24 +50,24 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
       case 'sent':
         return json({ ok: true, message: t('forms.success'), ...(outcome.download ? { download: outcome.download } : {}) });
       case 'invalid':
-        return json({ ok: false, fields: Object.fromEntries(Object.entries(outcome.errors).map(([f, key]) => [f, t(key)])) }, 400);
+        return json({ ok: false, error: 'invalid-fields', message: FIELDS_MESSAGE, fields: Object.fromEntries(Object.entries(outcome.errors).map(([f, key]) => [f, t(key)])) }, 400);
       case 'rate-limited': {
-        const res = json({ ok: false, error: t('forms.tooMany', { seconds: outcome.retryAfterSeconds }) }, 429);
+        const res = json({ ok: false, error: 'rate-limited', message: t('forms.tooMany', { seconds: outcome.retryAfterSeconds }) }, 429);
         res.headers.set('Retry-After', String(outcome.retryAfterSeconds));
         return res;
       }
       case 'key-refused':
-        return json({ ok: false, error: outcome.message }, 400);
+        return json({ ok: false, error: 'bad-request', message: outcome.message }, 400);
       case 'key-in-progress': {
         // The first post with this key is still on its way to the content hub: not known yet.
-        const res = json({ ok: false, error: t('forms.unknownOutcome') }, 409);
+        const res = json({ ok: false, error: 'conflict', message: t('forms.unknownOutcome') }, 409);
         res.headers.set('Retry-After', '1');
         return res;
       }
       case 'key-mismatch':
-        return json({ ok: false, error: IDEMPOTENCY_MESSAGES.mismatch }, 422);
+        return json({ ok: false, error: 'unprocessable', message: IDEMPOTENCY_MESSAGES.mismatch }, 422);
       case 'failed':
-        return json({ ok: false, error: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') }, outcome.status);
+        return json({ ok: false, error: outcome.status === 503 ? 'unavailable' : outcome.status === 504 ? 'upstream-timeout' : 'bad-gateway', message: t(outcome.unknown ? 'forms.unknownOutcome' : 'forms.failure') }, outcome.status);
     }
   };
 }
@@ -76,7 +76,6 @@ export function createFormsHandler(deps: SubmissionDeps = {}): APIRoute {
 export const FORM_LIMITS: EndpointLimits = {
   body: { maxBytes: MAX_FORM_BODY, types: [JSON_TYPE, FORM_TYPE] },
   rateLimit: { ...FORM_RATE_LIMIT, appliedBy: 'handler' },
-  errorStyle: 'message',
   answerFields: { ok: false },
 };
 

@@ -125,7 +125,7 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
         headers: { 'content-type': 'application/json', accept: 'application/json', [IDEMPOTENCY_HEADER]: formatIdempotencyKey(keys.for(payload)) },
         body: payload,
       });
-      const body = (await res.json().catch(() => null)) as { message?: string; error?: string; download?: string; fields?: Record<string, string> } | null;
+      const body = (await res.json().catch(() => null)) as { message?: string; download?: string; fields?: Record<string, string> } | null;
       // Settled (stored, or refused): the next post is a new submission with a new key.
       if (!outcomeUnknown(res.status)) keys.settle();
       if (res.ok) {
@@ -136,7 +136,7 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
       } else if (res.status === 400 && body?.fields && Object.keys(body.fields).length) {
         show(body.fields, true);
       } else {
-        say('error', body?.error ?? text(outcomeUnknown(res.status) ? 'forms.unknownOutcome' : 'forms.failure'));
+        say('error', body?.message ?? text(outcomeUnknown(res.status) ? 'forms.unknownOutcome' : 'forms.failure'));
       }
     } catch {
       // No answer (the connection dropped, perhaps after the post went out): not known; the key stays.

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { CONTRACT_STATES, type ContractState, type Location, type Machine, type MachineQuery } from '../../lib/ticketing/types.ts';
 import { newTicketForMachine, ticketPath } from '../customer-area/paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
-import { ticketing } from '../tickets/ticketing.client.ts';
+import { ticketing } from '../tickets/api-client.ts';
 import { STATUS_KEYS } from '../tickets/TicketList.tsx';
 import { formatDate, statusKey } from '../tickets/view.ts';
 

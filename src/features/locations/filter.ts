@@ -1,4 +1,4 @@
-import { LOCATION_TYPES, type LocationType } from '../../lib/content/locations-types.ts';
+import { LOCATION_TYPES, type LocationType } from '../../lib/content/locations/types.ts';
 
 /**
  * The directory's filters (pure; the server's render and the browser's in-place update share

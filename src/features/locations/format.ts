@@ -1,4 +1,4 @@
-import { WEEKDAYS, type OpeningHours } from '../../lib/content/locations-types.ts';
+import { WEEKDAYS, type OpeningHours } from '../../lib/content/locations/types.ts';
 
 /** A Monday (2024-01-01) as a UTC date: weekday `i` (0 = Monday) is this plus i days. */
 const MONDAY = Date.UTC(2024, 0, 1);

@@ -28,7 +28,7 @@ export const getNewsFeed = endpoint(READ_ONLY, async ({ url, locals }: APIContex
     const system = api.system;
     const page = await newsFeedPage(api.data, ctx, NEWS_FEED_PAGE_SIZE, after);
     const main = mainSite(system) ?? system.sites[0];
-    if (!main) return json({ error: 'No site configured' }, 503);
+    if (!main) return json({ error: 'unavailable', message: 'No site configured' }, 503);
     const body = toNewsFeedResponse(page, {
       links: { site: main, locale, sites: system.sites },
       origin: mainSiteOrigin(url, system.sites),
@@ -36,8 +36,8 @@ export const getNewsFeed = endpoint(READ_ONLY, async ({ url, locals }: APIContex
     });
     return json(body, 200, 'public, max-age=60');
   } catch (err) {
-    if (err instanceof ContentInputError) return json({ error: err.message }, 400);
+    if (err instanceof ContentInputError) return json({ error: 'bad-request', message: err.message }, 400);
     getLogger('news-feed').error((err as Error).message);
-    return json({ error: 'The news feed is not available right now.' }, 502);
+    return json({ error: 'bad-gateway', message: 'The news feed is not available right now.' }, 502);
   }
 });

@@ -1,6 +1,6 @@
 import './search-box.css';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { callSearch } from './client.ts';
+import { callSearch } from './api-client.ts';
 import { MIN_SUGGEST_CHARS, type SearchRecord } from '../../lib/search/types.ts';
 import { Icon } from '../../components/ui/Icon.tsx';
 import { fill, type IslandMessages } from '../../i18n/island.ts';

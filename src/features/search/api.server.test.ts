@@ -32,11 +32,11 @@ describe('search API', () => {
   it('a failing backend passes its status on (502), and no backend is a 503 with Retry-After; the engine\'s words stay in the log', async () => {
     const failing = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw new SearchError('backend', 'OpenSearch search failed: 500 search_phase_execution_exception at 10.0.0.7:9200'); })));
     expect(failing.status).toBe(502);
-    expect((await failing.json()).error).toBe('The search service failed. Please try again in a moment.');
+    expect((await failing.json()).message).toBe('The search service failed. Please try again in a moment.');
     const missing = await handleSearch('suggest', context(JSON.stringify({ localeCode: 'de', query: 'xy' }), undefined));
     expect(missing.status).toBe(503);
     expect(missing.headers.get('retry-after')).toBe('60');
-    expect((await missing.json()).error).toBe('The search is not available right now. Please try again in a moment.');
+    expect((await missing.json()).message).toBe('The search is not available right now. Please try again in a moment.');
   });
 
   it('no index folder path in the answer', async () => {
@@ -48,7 +48,7 @@ describe('search API', () => {
   it('a SearchError from the server\'s copy of the search module keeps its status (503, not 502)', async () => {
     const res = await handleSearch('search', context(JSON.stringify({ localeCode: 'de', query: 'x' }), backend(async () => { throw foreignSearchError('not-ready', 503); })));
     expect(res.status).toBe(503);
-    expect((await res.json()).error).toBe('The search is not available right now. Please try again in a moment.');
+    expect((await res.json()).message).toBe('The search is not available right now. Please try again in a moment.');
   });
 
   it('asks for JSON', async () => {
@@ -64,7 +64,7 @@ describe('search API body limit', () => {
     const declared = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: endless, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) }, duplex: 'half' } as RequestInit);
     const res = await handleSearch('search', { request: declared, locals: {}, url: new URL(declared.url) } as unknown as APIContext);
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toMatch(/too large: at most 16,384 bytes/);
+    expect((await res.json()).message).toMatch(/too large: at most 16,384 bytes/);
     expect(pulled).toBeLessThanOrEqual(1);
     pulled = 0;
     const chunked = new Request('http://localhost/api/search-proxy/search', { method: 'POST', body: new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(4096).fill(32)); if (pulled > 10_000) c.close(); } }), headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);

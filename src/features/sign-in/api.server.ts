@@ -1,7 +1,6 @@
 import type { APIContext } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { endpoint, READ_ONLY } from '../../lib/http/endpoint.ts';
-import { checked } from '../../lib/http/input.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser } from './bearer.server.ts';
 import { originFor } from '../../site/links.ts';
@@ -9,7 +8,7 @@ import { RETURN_PARAM, returnTarget, siteHosts, siteOrigins } from '../../site/r
 import { mainSite } from '../../site/main-site.ts';
 
 /** GET /api/mykomax/session: the subject and scope of the caller's verified access token (no-store). */
-export const getSession = endpoint(READ_ONLY, checked({ auth: requireUser }, ({ user }) => json({ sub: user.claims.sub, scope: user.claims.scope })));
+export const getSession = endpoint(READ_ONLY, { auth: requireUser }, ({ user }) => json({ sub: user.claims.sub, scope: user.claims.scope }));
 
 /**
  * GET /api/mykomax/register?locale=de-ch[&return=<page>]: the provider's registration page (a

@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { accessTokenVerifier, IdentityUnavailableError, isReadMethod, type VerifiedClaims } from '../../lib/identity/verify.server.ts';
+import { userInfoOf } from '../../lib/identity/userinfo.server.ts';
 import { apiContext } from '../platform/context.ts';
 
 export type { VerifiedClaims } from '../../lib/identity/verify.server.ts';
@@ -17,9 +18,9 @@ export type UserGuard = (context: APIContext) => Promise<CustomerUser | Response
 
 const log = getLogger('sign-in');
 
-/** A 401 answer (RFC 6750): JSON `{ error }`, `WWW-Authenticate: Bearer`, never stored. */
+/** A 401 answer (RFC 6750): JSON `{ error: 'unauthorized', message }`, `WWW-Authenticate: Bearer`, never stored. */
 export function unauthorized(message: string, invalidToken = false): Response {
-  const res = json({ error: message }, 401);
+  const res = json({ error: 'unauthorized', message }, 401);
   res.headers.set('WWW-Authenticate', invalidToken ? 'Bearer error="invalid_token"' : 'Bearer');
   return res;
 }
@@ -59,10 +60,46 @@ export const requireUser: UserGuard = async (context) => {
   } catch (err) {
     if (err instanceof IdentityUnavailableError) {
       log.error(err.message);
-      const res = json({ error: IDENTITY_UNAVAILABLE }, 503);
+      const res = json({ error: 'unavailable', message: IDENTITY_UNAVAILABLE }, 503);
       res.headers.set('Retry-After', '30');
       return res;
     }
     return unauthorized((err as Error).message, true);
   }
 };
+
+/** A signed-in caller and the roles the provider's user info gives them. */
+export interface CustomerUserWithRoles extends CustomerUser {
+  roles: string[];
+}
+
+/**
+ * `requireUser` and then the caller's roles from the provider's user info (never the browser's
+ * word): 403 without every one of `roles`; 503 when the provider cannot be asked, 401 when it
+ * refuses the token. `requireRoles()` (no role) gives the roles for the handler to decide.
+ * @example endpoint(LIMITS, { auth: requireRoles('tickets:read') }, ({ user }) => …)
+ */
+export function requireRoles(...roles: string[]): (context: APIContext) => Promise<CustomerUserWithRoles | Response> {
+  return async (context) => {
+    const user = await requireUser(context);
+    if (user instanceof Response) return user;
+    const { identity } = apiContext(context.locals).services;
+    let granted: string[];
+    try {
+      const info = await userInfoOf(identity.issuer, user.accessToken, identity.timeouts.timeoutMs);
+      if (info.id !== user.claims.sub) return unauthorized('The user info does not belong to the access token', true);
+      granted = info.roles;
+    } catch (err) {
+      if (err instanceof IdentityUnavailableError) {
+        log.error(err.message);
+        const res = json({ error: 'unavailable', message: IDENTITY_UNAVAILABLE }, 503);
+        res.headers.set('Retry-After', '30');
+        return res;
+      }
+      return unauthorized('The access token was refused by the identity provider', true);
+    }
+    const missing = roles.filter((role) => !granted.includes(role));
+    if (missing.length) return json({ error: 'forbidden', message: 'Your account has no access to this.' }, 403);
+    return { ...user, roles: granted };
+  };
+}

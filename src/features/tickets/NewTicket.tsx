@@ -4,7 +4,7 @@ import type { TicketFormOptions } from '../../lib/ticketing/types.ts';
 import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.tsx';
 import { ticketPath } from '../customer-area/paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type ServiceIslandProps, type WriteFailure } from '../customer-area/island-kit.tsx';
-import { ticketing } from './ticketing.client.ts';
+import { ticketing } from './api-client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
 import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
 import { typeKey } from './view.ts';

@@ -6,7 +6,7 @@ import { FILE_KEYS, FilePicker, uploadAll, type PickedFile } from './FilePicker.
 import {
   detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type Messages, type ServiceIslandProps, type SupportContactInfo, type WriteFailure,
 } from '../customer-area/island-kit.tsx';
-import { ticketing } from './ticketing.client.ts';
+import { ticketing } from './api-client.ts';
 import { STATUS_KEYS, TYPE_KEYS } from './TicketList.tsx';
 import { COMMENT_REQUIRED, TEXT_MAX, validateComment } from './validation.ts';
 import { formatDate, statusKey, typeKey } from './view.ts';

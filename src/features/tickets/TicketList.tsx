@@ -3,7 +3,7 @@ import type { Page, TicketSortField, TicketSummary } from '../../lib/ticketing/t
 import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
 import { ticketPath } from '../customer-area/paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
-import { ticketing } from './ticketing.client.ts';
+import { ticketing } from './api-client.ts';
 import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, OPEN_FILTER, parseListState, statusesOfFilter, statusFilterValue, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
 
 export const STATUS_KEYS = [...TICKET_STATUSES.map((s) => `tickets.status.${s}` as const), 'tickets.status.unknown'] as const;

@@ -61,7 +61,7 @@ describe('the tickets proxy and the Idempotency-Key', () => {
   it('refuses a malformed key with 400 and a clear text, and sends nothing', async () => {
     const res = await postGraphQL(context(mutation({ 'Idempotency-Key': '"abc"' })));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'The Idempotency-Key must have at least 16 characters.' });
+    expect(await res.json()).toEqual({ error: expect.any(String), message: 'The Idempotency-Key must have at least 16 characters.' });
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -85,10 +85,10 @@ describe('an upload the visitor stops sending', () => {
   };
   const expectStalled = async (res: Response) => {
     expect(res.status).toBe(408);
-    const answer = (await res.json()) as { error: string };
-    expect(answer).toEqual({ error: STALLED_MESSAGE });
-    expect(answer.error).toMatch(/upload stalled/);
-    expect(answer.error).not.toMatch(/not reachable/);
+    const answer = (await res.json()) as { error: string; message: string };
+    expect(answer).toEqual({ error: expect.any(String), message: STALLED_MESSAGE });
+    expect(answer.message).toMatch(/upload stalled/);
+    expect(answer.message).not.toMatch(/not reachable/);
   };
 
   it('is answered 408 saying the upload stalled, not that the service is unreachable (stalled in the file)', async () => {

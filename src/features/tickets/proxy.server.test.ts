@@ -191,7 +191,7 @@ describe('POST /api/ticketing/graphql', () => {
     expect(req.headers.get('content-length')).toBe(String(MAX_PROXY_BODY_BYTES + 1));
     const res = await call(postGraphQL, req, config(fake.url));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: TOO_LARGE_MESSAGE, limit: 104_857_600 });
+    expect(await res.json()).toEqual({ error: expect.any(String), message: TOO_LARGE_MESSAGE, limit: 104_857_600 });
     expect(state.pulled).toBe(0);
     expect(fake.requests).toHaveLength(0);
   });
@@ -208,7 +208,7 @@ describe('POST /api/ticketing/graphql', () => {
     const { body, contentType, state } = generatedUpload(MAX_PROXY_BODY_BYTES + 20 * 1024 * 1024);
     const res = await call(postGraphQL, multipartRequest(tokens.claire, body, {}, contentType), config(fake.url));
     expect(res.status).toBe(413);
-    expect((await res.json() as { error: string }).error).toBe(TOO_LARGE_MESSAGE);
+    expect((await res.json() as { error: string; message: string }).message).toBe(TOO_LARGE_MESSAGE);
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.requests[0]?.complete).toBe(false);
     expect(fake.requests[0]!.bytes).toBeLessThanOrEqual(MAX_PROXY_BODY_BYTES);
@@ -242,7 +242,7 @@ describe('POST /api/ticketing/graphql', () => {
   it('answers 503 with a clear message when the service is down, and 504 when it does not answer in time', async () => {
     const down = await call(postGraphQL, gqlRequest(WIRE_FLOW_QUERY, {}, tokens.claire), config('http://127.0.0.1:9/graphql'));
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ error: UNAVAILABLE_MESSAGE });
+    expect(await down.json()).toEqual({ error: expect.any(String), message: UNAVAILABLE_MESSAGE });
     fake.mode = 'hang';
     const slow = await call(postGraphQL, gqlRequest(WIRE_FLOW_QUERY, {}, tokens.claire), config(fake.url, { connectTimeoutMs: 500, timeoutMs: 300 }));
     expect(slow.status).toBe(504);
@@ -257,45 +257,45 @@ describe('POST /api/ticketing/graphql', () => {
 });
 
 describe('POST /api/ticketing/graphql: only the app\'s own operations pass (issue 28)', () => {
-  const refusal = async (res: Response) => ({ status: res.status, error: (await res.json() as { error: string }).error });
+  const refusal = async (res: Response) => { const body = await res.json() as { error: string; message: string }; return { status: res.status, error: body.error, message: body.message }; };
   const send = (query: string, extra: Record<string, unknown> = {}) => call(postGraphQL, gqlRequest(query, {}, tokens.claire, extra), config(fake.url));
 
   it('refuses an unknown or anonymous operation with 400 naming the allowed ones, and calls nobody', async () => {
     for (const query of ['{ viewer { id } }', 'query Viewer { viewer { id } }', 'query { tickets { totalCount } }']) {
       const res = await refusal(await send(query));
       expect(res.status, query).toBe(400);
-      expect(res.error, query).toMatch(/^Only the app's own ticketing operations pass the tickets proxy: Tickets, Ticket, .*AddAttachment\.$/);
+      expect(res.message, query).toMatch(/^Only the app's own ticketing operations pass the tickets proxy: Tickets, Ticket, .*AddAttachment\.$/);
     }
     expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses introspection', async () => {
     for (const query of ['{ __schema { types { name fields { name } } } }', 'query Tickets { __type(name: "Ticket") { name fields { name } } }', 'query X { tickets { nodes { id } } a: __schema { queryType { name } } }']) {
-      expect(await refusal(await send(query)), query).toEqual({ status: 400, error: 'Introspection (__schema, __type) is not available through the tickets proxy.' });
+      expect(await refusal(await send(query)), query).toEqual({ status: 400, error: expect.any(String), message: 'Introspection (__schema, __type) is not available through the tickets proxy.' });
     }
     expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses aliases beyond the limit and nesting beyond the depth limit, fragments counted where they are spread', async () => {
     const aliased = `query Tickets { ${Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `a${i}: tickets(first: 100) { totalCount }`).join(' ')} }`;
-    expect(await refusal(await send(aliased))).toEqual({ status: 400, error: `The query uses more than ${MAX_ALIASES} aliases.` });
+    expect(await refusal(await send(aliased))).toEqual({ status: 400, error: expect.any(String), message: `The query uses more than ${MAX_ALIASES} aliases.` });
     // Aliases hidden in a fragment spread twice count twice.
     const spread = `query Tickets { tickets { ...A } machines { nodes { id } } } fragment A on TicketConnection { ${Array.from({ length: MAX_ALIASES }, (_, i) => `n${i}: totalCount`).join(' ')} }`;
-    expect((await refusal(await send(spread.replace('machines { nodes { id } }', 'again: tickets { ...A }')))).error).toBe(`The query uses more than ${MAX_ALIASES} aliases.`);
+    expect((await refusal(await send(spread.replace('machines { nodes { id } }', 'again: tickets { ...A }')))).message).toBe(`The query uses more than ${MAX_ALIASES} aliases.`);
     const nested = `query Machines { machines { nodes { openTickets { ${'machine { openTickets { '.repeat(3)}id${' } }'.repeat(3)} } } } }`;
-    expect((await refusal(await send(nested))).error).toMatch(new RegExp(`^The query nests fields \\d+ levels deep: at most ${MAX_DEPTH}\\.$`));
+    expect((await refusal(await send(nested))).message).toMatch(new RegExp(`^The query nests fields \\d+ levels deep: at most ${MAX_DEPTH}\\.$`));
     const deepFragments = `query WireFlow { wireFlow { ...F1 } } ${Array.from({ length: MAX_DEPTH }, (_, i) => `fragment F${i + 1} on X { a { ...F${i + 2} } }`).join(' ')} fragment F${MAX_DEPTH + 1} on X { id }`;
-    expect((await refusal(await send(deepFragments))).error).toMatch(/^The query nests fields/);
+    expect((await refusal(await send(deepFragments))).message).toMatch(/^The query nests fields/);
     expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses the app\'s operation name with another document, a wrong operationName, several operations, extra fields and bad JSON', async () => {
-    expect(await refusal(await send(TICKETS_QUERY.replace('totalCount', 'totalCount description')))).toEqual({ status: 400, error: 'The document of Tickets differs from the app\'s own; send it unchanged.' });
-    expect((await refusal(await send(TICKETS_QUERY, { operationName: 'Ticket' }))).error).toBe('operationName "Ticket" does not match the document\'s operation "Tickets".');
-    expect((await refusal(await send(`${WIRE_FLOW_QUERY}\nquery Other { viewer { id } }`))).error).toMatch(/^Send exactly one operation per request/);
-    expect(await refusal(await send(WIRE_FLOW_QUERY, { extensions: { persistedQuery: {} } }))).toEqual({ status: 400, error: 'Unknown field: extensions' });
+    expect(await refusal(await send(TICKETS_QUERY.replace('totalCount', 'totalCount description')))).toEqual({ status: 400, error: expect.any(String), message: 'The document of Tickets differs from the app\'s own; send it unchanged.' });
+    expect((await refusal(await send(TICKETS_QUERY, { operationName: 'Ticket' }))).message).toBe('operationName "Ticket" does not match the document\'s operation "Tickets".');
+    expect((await refusal(await send(`${WIRE_FLOW_QUERY}\nquery Other { viewer { id } }`))).message).toMatch(/^Send exactly one operation per request/);
+    expect(await refusal(await send(WIRE_FLOW_QUERY, { extensions: { persistedQuery: {} } }))).toEqual({ status: 400, error: expect.any(String), message: 'Unknown field: extensions' });
     const broken = new Request('http://localhost/api/ticketing/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.claire}` }, body: '{"query":' });
-    expect(await refusal(await call(postGraphQL, broken, config(fake.url)))).toEqual({ status: 400, error: 'The body is not valid JSON.' });
+    expect(await refusal(await call(postGraphQL, broken, config(fake.url)))).toEqual({ status: 400, error: expect.any(String), message: 'The body is not valid JSON.' });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -309,11 +309,11 @@ describe('POST /api/ticketing/graphql: only the app\'s own operations pass (issu
   it('refuses a multipart request whose operations are not the app\'s before any of it reaches the service', async () => {
     const { body, contentType } = generatedUpload(1024 * 1024, { query: 'mutation { deleteEverything }', variables: {} });
     const res = await call(postGraphQL, multipartRequest(tokens.claire, body, {}, contentType), config(fake.url));
-    expect(await refusal(res)).toMatchObject({ status: 400, error: expect.stringMatching(/^Only the app's own ticketing operations/) });
+    expect(await refusal(res)).toMatchObject({ status: 400, error: expect.any(String), message: expect.stringMatching(/^Only the app's own ticketing operations/) });
     // A multipart body that does not start with its operations field.
     const form = `--xyz\r\nContent-Disposition: form-data; name="map"\r\n\r\n{}\r\n--xyz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: ADD_ATTACHMENT_MUTATION })}\r\n--xyz--\r\n`;
     const res2 = await call(postGraphQL, multipartRequest(tokens.claire, new Response(form).body!), config(fake.url));
-    expect((await refusal(res2)).error).toMatch(/starts with its operations field/);
+    expect((await refusal(res2)).message).toMatch(/starts with its operations field/);
     expect(fake.requests).toHaveLength(0);
   });
 });
@@ -324,7 +324,7 @@ describe('POST /api/ticketing/graphql: the service\'s answer is capped (issue 28
       fake.mode = mode;
       const res = await call(postGraphQL, gqlRequest(TICKETS_QUERY, { first: 20 }, tokens.claire), config(fake.url, { connectTimeoutMs: 1000, timeoutMs: 20_000 }));
       expect(res.status).toBe(502);
-      expect(await res.json()).toEqual({ error: ANSWER_TOO_LARGE_MESSAGE });
+      expect(await res.json()).toEqual({ error: expect.any(String), message: ANSWER_TOO_LARGE_MESSAGE });
       expect(ANSWER_TOO_LARGE_MESSAGE).toBe('The ticketing service\'s answer was too large (over 4,194,304 bytes) and was not passed on.');
       // The proxy let go of the connection: the service could not send the rest.
       await expect.poll(() => fake.answer.closed).toBe(true);

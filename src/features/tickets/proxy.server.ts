@@ -1,4 +1,4 @@
-import type { APIContext, APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE as JSON_MEDIA_TYPE, MULTIPART_TYPE as MULTIPART_MEDIA_TYPE } from '../../lib/http/body.ts';
 import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
@@ -12,7 +12,6 @@ import type { TicketingConfig } from '../../lib/ticketing/types.ts';
 import { forwardGraphQL, openFile, UPLOAD_IDLE_MS } from '../../lib/ticketing/upstream.server.ts';
 import { apiContext } from '../platform/context.ts';
 import { requireUser, type CustomerUser } from '../sign-in/bearer.server.ts';
-import { checked } from '../../lib/http/input.ts';
 import { gateJson, gateMultipart } from './proxy-gate.server.ts';
 
 /**
@@ -60,61 +59,61 @@ export function downloadLink(config: TicketingConfig, sub: string, token: string
 }
 
 /** POST /api/ticketing/graphql: JSON or GraphQL multipart, streamed through (see the module comment). */
-export const graphQLHandler: APIRoute = checked<APIContext, CustomerUser>({ auth: requireUser }, async ({ context, user: auth }) => {
+const graphQLHandler = async ({ context, user: auth }: { context: APIContext; user: CustomerUser }): Promise<Response> => {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   const multipart = MULTIPART_TYPE.test(contentType);
   if (!multipart && !JSON_TYPE.test(contentType)) {
-    return json({ error: 'Send GraphQL as application/json, or files as multipart/form-data (GraphQL multipart request)' }, 415);
+    return json({ error: 'unsupported-media-type', message: 'Send GraphQL as application/json, or files as multipart/form-data (GraphQL multipart request)' }, 415);
   }
   const limit = multipart ? MAX_PROXY_BODY_BYTES : MAX_JSON_BODY_BYTES;
   const declared = request.headers.get('content-length');
   // Refused before a byte of the body is read when its declared length says so.
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     log.info({ bytes: Number(declared), limit }, 'request body refused by its length');
-    return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+    return json({ error: 'too-large', message: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
   }
   const config = apiContext(context.locals).services.ticketing;
   // Only the app's own operations pass (proxy-gate.server.ts): refused before the service is called.
   const gated = multipart ? await gateMultipart(request, contentType, { idleMs: config.uploadIdleMs ?? UPLOAD_IDLE_MS }) : await gateJson(request);
-  if (gated.kind === 'too-large') return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+  if (gated.kind === 'too-large') return json({ error: 'too-large', message: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
   if (gated.kind === 'stalled') {
     log.info({ idleMs: gated.idleMs }, 'request body stalled before its operations field');
-    return json({ error: STALLED_MESSAGE }, 408);
+    return json({ error: 'request-timeout', message: STALLED_MESSAGE }, 408);
   }
   if (gated.kind === 'refused') {
     log.info({ reason: gated.error }, 'GraphQL request refused by the allow-list');
-    return json({ error: gated.error }, 400);
+    return json({ error: 'bad-request', message: gated.error }, 400);
   }
   // A write's Idempotency-Key goes on to the service, which makes a retried write once (docs/operations.md "Idempotency").
   const key = readIdempotencyKey(request.headers);
-  if (key.kind === 'malformed') return json({ error: key.message }, 400);
+  if (key.kind === 'malformed') return json({ error: 'bad-request', message: key.message }, 400);
   const result = await forwardGraphQL(config, {
     body: gated.body, contentType: gated.contentType, token: auth.accessToken, limit, streaming: multipart, signal: request.signal, idempotencyKey: key.kind === 'ok' ? key.key : undefined,
   });
   if (result.kind === 'answer-too-large') {
     log.error({ operation: gated.name, limit: result.limit }, 'ticketing answer over the limit, not passed on');
-    return json({ error: ANSWER_TOO_LARGE_MESSAGE }, 502);
+    return json({ error: 'bad-gateway', message: ANSWER_TOO_LARGE_MESSAGE }, 502);
   }
   if (result.kind === 'too-large') {
     log.info({ limit }, 'request body refused while arriving');
-    return json({ error: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
+    return json({ error: 'too-large', message: TOO_LARGE_MESSAGE, limit: MAX_UPLOAD_BYTES }, 413);
   }
   if (result.kind === 'stalled') {
     log.info({ idleMs: result.idleMs }, 'request body stalled');
-    return json({ error: STALLED_MESSAGE }, 408);
+    return json({ error: 'request-timeout', message: STALLED_MESSAGE }, 408);
   }
   if (result.kind === 'unavailable') {
     log.error({ reason: result.reason }, 'ticketing service unavailable');
-    const res = json({ error: UNAVAILABLE_MESSAGE }, result.timeout ? 504 : 503);
+    const res = json({ error: 'unavailable', message: UNAVAILABLE_MESSAGE }, result.timeout ? 504 : 503);
     res.headers.set('Retry-After', '30');
     return res;
   }
-  if (result.body === null) return json({ error: `The ticketing service answered ${result.status} without JSON` }, 502);
+  if (result.body === null) return json({ error: 'bad-gateway', message: `The ticketing service answered ${result.status} without JSON` }, 502);
   const origin = new URL(config.endpoint).origin;
   const body = rewriteFileUrls(withoutInternals(result.body), origin, (path) => downloadLink(config, auth.claims.sub, auth.accessToken, path));
   return json(body, statusForAnswer(result.status, body));
-});
+};
 
 /**
  * A GraphQL answer without what only the service's developers need: a stack trace or an
@@ -144,7 +143,6 @@ export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
     maxBytesByType: { [JSON_MEDIA_TYPE]: MAX_JSON_BODY_BYTES, 'application/graphql-response+json': MAX_JSON_BODY_BYTES },
   },
   rateLimit: { limit: 300, windowMs: 60_000 },
-  errorStyle: 'message',
   tooLargeMessage: TOO_LARGE_MESSAGE,
   answerFields: { limit: MAX_UPLOAD_BYTES },
   streams: true,
@@ -152,7 +150,7 @@ export const TICKETS_GRAPHQL_LIMITS: EndpointLimits = {
 };
 
 /** POST /api/ticketing/graphql behind its limits. */
-export const postGraphQL = endpoint(TICKETS_GRAPHQL_LIMITS, graphQLHandler);
+export const postGraphQL = endpoint(TICKETS_GRAPHQL_LIMITS, { auth: requireUser }, graphQLHandler);
 
 /**
  * GET /api/ticketing/download/{link}: the file a sealed link names, streamed from the service with
@@ -164,17 +162,17 @@ export const getDownload = endpoint(READ_ONLY, async (context: APIContext) => {
   const opened = openLink(config.linkSecret, context.params.link ?? '');
   if (!opened.ok) {
     return opened.reason === 'expired'
-      ? json({ error: 'This download link has expired. Reload the page for a new one.' }, 410)
-      : json({ error: 'This download link is not valid.' }, 403);
+      ? json({ error: 'gone', message: 'This download link has expired. Reload the page for a new one.' }, 410)
+      : json({ error: 'forbidden', message: 'This download link is not valid.' }, 403);
   }
   const file = await openFile(config, opened.claims.resource, opened.claims.token);
   if (file.kind === 'unavailable') {
     log.error({ reason: file.reason }, 'ticketing download unavailable');
-    return json({ error: UNAVAILABLE_MESSAGE }, 503);
+    return json({ error: 'unavailable', message: UNAVAILABLE_MESSAGE }, 503);
   }
   if (file.kind === 'refused') {
-    if (file.status === 401) return json({ error: 'This download link has expired. Reload the page for a new one.' }, 410);
-    return json({ error: 'There is no such file.' }, 404);
+    if (file.status === 401) return json({ error: 'gone', message: 'This download link has expired. Reload the page for a new one.' }, 410);
+    return json({ error: 'not-found', message: 'There is no such file.' }, 404);
   }
   const up = file.response;
   const headers = new Headers({

@@ -4,7 +4,7 @@ import { fill } from '../../i18n/island.ts';
 import { EDIT_STATUSES, type AccessAction, type Application, type EditStatus } from '../../lib/identity/admin-map.ts';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
-import { DeletedSchema, UserDetailSchema, type OrganisationView, type UserDetailView } from './client.ts';
+import { DeletedSchema, UserDetailSchema, type OrganisationView, type UserDetailView } from './api-answers.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
 import type { Option } from './UserAdminList.tsx';
 import { accessRows, countryNamer, outcomeOf, technicalDetail, thrown, type AccessRow, type UserAdminMessages } from './view.ts';

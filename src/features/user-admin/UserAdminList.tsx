@@ -4,7 +4,7 @@ import { fill } from '../../i18n/island.ts';
 import { ACCESS_STATUSES, APPLICATIONS, SORT_KEYS, type Application, type SortKey } from '../../lib/identity/admin-map.ts';
 import { formatIdempotencyKey, IDEMPOTENCY_HEADER, keyHolder, outcomeUnknown, type KeyHolder } from '../../lib/idempotency/key.ts';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
-import { OrganisationsSchema, UserDetailSchema, UserListSchema, type OrganisationView, type UserRowView } from './client.ts';
+import { OrganisationsSchema, UserDetailSchema, UserListSchema, type OrganisationView, type UserRowView } from './api-answers.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
 import {
   ariaSort, countryNamer, EMPTY_LIST_STATE, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, technicalDetail, thrown,

@@ -1,9 +1,9 @@
-import type { APIContext, APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import type * as v from 'valibot';
 import { json } from '../../lib/http/json.ts';
 import { JSON_TYPE, NO_BODY } from '../../lib/http/body.ts';
-import { checked, readInput, type CheckedInput, type InputRules } from '../../lib/http/input.ts';
-import { endpoint, READ_ONLY, type EndpointLimits } from '../../lib/http/endpoint.ts';
+import { readInput, type CheckedInput } from '../../lib/http/input.ts';
+import { endpoint, READ_ONLY, type Declaration, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { idempotentAnswer } from '../../lib/idempotency/http.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import {
@@ -114,25 +114,42 @@ function answerAfter(caller: Caller, user: UserDetail): Response {
   return json(withPermissions(user, permissionsOf(now, targetOf(user))));
 }
 
-/** The handlers for a given guard (the routes use `requireUser`; tests pass their own). */
+const TEN_MINUTES = 10 * 60_000;
+/** The declared limits: JSON bodies of at most 8 KiB; changes limited per client (an administrator handles a few users a minute). */
+export const USER_ADMIN_LIMITS = {
+  organisations: READ_ONLY,
+  users: READ_ONLY,
+  user: READ_ONLY,
+  deleteUser: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+  invite: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+  access: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 120, windowMs: TEN_MINUTES } },
+  removeMembership: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
+} satisfies Record<string, EndpointLimits>;
+
+/** Identity management's operation behind each endpoint (in the log). */
+const OPERATIONS = {
+  organisations: 'listOrganisations', users: 'listUsers', user: 'getUser', deleteUser: 'deleteUser', invite: 'inviteUser', access: 'accessAction', removeMembership: 'removeMembership',
+} as const satisfies Record<keyof typeof USER_ADMIN_LIMITS, string>;
+
+/** The endpoints for a given guard (the routes use `requireUser`; tests pass their own). */
 export function userAdminHandlers(guard: UserGuard) {
-  /** `action` behind the guard and its input checks; identity management's failures as our answers. */
+  /** `action` behind its limits, the guard and its input checks; identity management's failures as our answers. */
   const forAdmin = <B extends v.GenericSchema | undefined = undefined, P extends Schemas = Record<never, never>, Q extends v.GenericSchema | undefined = undefined>(
-    operation: string, rules: Omit<InputRules<APIContext, CustomerUser, B, P, Q>, 'auth' | 'maxBytes'>, action: (input: AdminInput<B, P, Q>) => Promise<Response>,
-  ): APIRoute => checked<APIContext, CustomerUser, B, P, Q>({ ...rules, auth: guard, maxBytes: MAX_BODY }, async (input) => {
+    operation: keyof typeof USER_ADMIN_LIMITS, rules: Omit<Declaration<APIContext, CustomerUser, B, P, Q>, 'auth'>, action: (input: AdminInput<B, P, Q>) => Promise<Response>,
+  ) => endpoint<APIContext, CustomerUser, B, P, Q>(USER_ADMIN_LIMITS[operation], { ...rules, auth: guard }, async (input) => {
     try {
       return await action({ ...input, accessToken: input.user.accessToken, sub: input.user.claims.sub, config: apiContext(input.context.locals).services.identity });
     } catch (err) {
-      return failureResponse(err, operation);
+      return failureResponse(err, OPERATIONS[operation]);
     }
   });
 
   return {
     /** GET /api/user-admin/organisations → { organisations }. */
-    organisations: forAdmin('listOrganisations', {}, async ({ accessToken, config }) => json({ organisations: await listOrganisations(config, accessToken) })),
+    organisations: forAdmin('organisations', {}, async ({ accessToken, config }) => json({ organisations: await listOrganisations(config, accessToken) })),
 
     /** GET /api/user-admin/users?search=&orguid=&application=&status=&country=&sort=&page=&pageSize= → UserList. */
-    users: forAdmin('listUsers', { query: ListQuery }, async ({ query, accessToken, sub, config }) => {
+    users: forAdmin('users', { query: ListQuery }, async ({ query, accessToken, sub, config }) => {
       const [{ caller }, list] = await Promise.all([loadCaller(config, accessToken, sub), listUsers(config, accessToken, query)]);
       // Identity management lists only whom the administrator reaches; a row it should not have sent is dropped (and not counted).
       const rows = list.users.filter((row) => reach(caller, targetOf(row)).allowed);
@@ -142,7 +159,7 @@ export function userAdminHandlers(guard: UserGuard) {
     }),
 
     /** GET /api/user-admin/users/{id} → UserDetail. */
-    user: forAdmin('getUser', { params: { id: IdParam } }, async ({ params: { id }, accessToken, sub, config }) => {
+    user: forAdmin('user', { params: { id: IdParam } }, async ({ params: { id }, accessToken, sub, config }) => {
       const { caller, user } = await loadBoth(config, accessToken, sub, id);
       const decision = decide(caller, targetOf(user), { kind: 'view' });
       if (!decision.allowed) return refused(decision, 'getUser');
@@ -166,7 +183,7 @@ export function userAdminHandlers(guard: UserGuard) {
      * answer (lib/idempotency).
      */
     // The body is read inside: a repeated key gets the first answer before anything else is checked.
-    invite: forAdmin('inviteUser', {}, async ({ context, accessToken, sub, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${sub}` }, async (key) => {
+    invite: forAdmin('invite', {}, async ({ context, accessToken, sub, config }) => idempotentAnswer(context.request, { scope: `user-admin:invite:${sub}` }, async (key) => {
       const body = await readInput(context.request, InvitationBody, MAX_BODY);
       if (!body.ok) return body.response;
       try {
@@ -180,7 +197,7 @@ export function userAdminHandlers(guard: UserGuard) {
     })),
 
     /** POST /api/user-admin/users/{id}/access/{application} { action, status? } → UserDetail. */
-    access: forAdmin('accessAction', { params: { id: IdParam, application: ApplicationParam }, body: ActionBody }, async ({ params: { id, application }, body, accessToken, sub, config }) => {
+    access: forAdmin('access', { params: { id: IdParam, application: ApplicationParam }, body: ActionBody }, async ({ params: { id, application }, body, accessToken, sub, config }) => {
       const { caller, user } = await loadBoth(config, accessToken, sub, id);
       const decision = decide(caller, targetOf(user), { kind: 'change-access' });
       if (!decision.allowed) return refused(decision, 'accessAction');
@@ -197,26 +214,6 @@ export function userAdminHandlers(guard: UserGuard) {
   };
 }
 
-const TEN_MINUTES = 10 * 60_000;
-/** The declared limits: JSON bodies of at most 8 KiB; changes limited per client (an administrator handles a few users a minute). */
-export const USER_ADMIN_LIMITS = {
-  organisations: READ_ONLY,
-  users: READ_ONLY,
-  user: READ_ONLY,
-  deleteUser: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
-  invite: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
-  access: { body: { maxBytes: MAX_BODY, types: [JSON_TYPE] }, rateLimit: { limit: 120, windowMs: TEN_MINUTES } },
-  removeMembership: { body: NO_BODY, rateLimit: { limit: 60, windowMs: TEN_MINUTES } },
-} satisfies Record<string, EndpointLimits>;
 
-const handlers = userAdminHandlers(requireUser);
-/** The handlers behind the bearer guard and their limits (src/pages/api/user-admin/* re-export them). */
-export const userAdmin = {
-  organisations: endpoint(USER_ADMIN_LIMITS.organisations, handlers.organisations),
-  users: endpoint(USER_ADMIN_LIMITS.users, handlers.users),
-  user: endpoint(USER_ADMIN_LIMITS.user, handlers.user),
-  deleteUser: endpoint(USER_ADMIN_LIMITS.deleteUser, handlers.deleteUser),
-  invite: endpoint(USER_ADMIN_LIMITS.invite, handlers.invite),
-  access: endpoint(USER_ADMIN_LIMITS.access, handlers.access),
-  removeMembership: endpoint(USER_ADMIN_LIMITS.removeMembership, handlers.removeMembership),
-};
+/** The endpoints behind the bearer guard and their limits (src/pages/api/user-admin/* re-export them). */
+export const userAdmin = userAdminHandlers(requireUser);

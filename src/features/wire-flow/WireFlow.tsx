@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../i18n/format.ts';
 import type { SoftwareVersion, WireFlow as WireFlowData } from '../../lib/ticketing/types.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type Messages, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
-import { ticketing } from '../tickets/ticketing.client.ts';
+import { ticketing } from '../tickets/api-client.ts';
 import { formatDate } from '../tickets/view.ts';
 
 export const MESSAGE_KEYS = [

@@ -1,5 +1,5 @@
 import type { DataSource, KeyPart } from '../cache/data-cache.ts';
-import type { CatalogueContext } from './client.ts';
+import type { CatalogueContext } from './catalogue-service.ts';
 import {
   getBasketProducts, getClassificationProducts, getClassifications, getComparisonProducts, getProduct, getProductsByCapability, getProductsFull,
   getServiceProduct, indexClassifications,

@@ -1,4 +1,4 @@
-import { catalogueLogger, catalogueQuery, type CatalogueContext } from './client.ts';
+import { catalogueLogger, catalogueQuery, type CatalogueContext } from './catalogue-service.ts';
 import { ProductNotFoundError } from './errors.ts';
 import {
   mapBasketProduct, mapClassifications, mapComparisonProduct, mapProduct, mapReferences, mapServiceProduct,
@@ -10,7 +10,7 @@ import type {
   BasketProductSummary, Classification, ClassificationType, ComparisonProductDetail, ProductDetail, ProductReference, ServiceProductDetail,
 } from './types.ts';
 
-export type { CatalogueConfig, CatalogueContext } from './client.ts';
+export type { CatalogueConfig, CatalogueContext } from './catalogue-service.ts';
 export type { ClassificationLookup } from './map.ts';
 export type * from './types.ts';
 export { CatalogueError, NO_PRODUCT_FOUND, ProductNotFoundError } from './errors.ts';

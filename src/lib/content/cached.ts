@@ -1,14 +1,14 @@
 import type { DataSource, KeyPart } from '../cache/data-cache.ts';
-import type { ContentContext } from './client.ts';
+import type { ContentContext } from './content-service.ts';
 import {
   getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getRelatedStoriesByProducts, getStories, getStoriesByContact, getStory,
   getStoryCategories, getStoryContact, getStoryContacts, EDITORIAL_MAX_PAGE_SIZE,
-} from './editorial.ts';
-import type { MediaReleaseItem, StoryListItem } from './editorial-types.ts';
+} from './editorial/index.ts';
+import type { MediaReleaseItem, StoryListItem } from './editorial/types.ts';
 import { getFooterNavigation, getHeaderNavigation, getPageByPath, getSystemData, listPages } from './index.ts';
 import type { Site } from '../../site/types.ts';
-import { getCustomerAreaSettings } from './customer-area.ts';
-import { getLocations } from './locations.ts';
+import { getCustomerAreaSettings } from './customer-area/index.ts';
+import { getLocations } from './locations/index.ts';
 
 /**
  * The content hub's records through a {@link DataSource}: each getter owns its cache key (stage

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoContentHub, type DemoContentHub } from '../../../emulators/testing.ts';
-import type { ContentConfig } from './client.ts';
+import type { ContentConfig } from './content-service.ts';
 import { allowedOperation, DRAFT_PROXY_OPERATIONS, draftPassthrough, isProtectedRecord, operationNameOf, withoutProtectedPages } from './draft-proxy.ts';
 import { FILE, PAGE_BY_PATH, SYSTEM_DATA } from './queries.ts';
 import { listPages } from './index.ts';
-import { MEDIA_RELEASE, STORY } from './editorial-queries.ts';
+import { MEDIA_RELEASE, STORY } from './editorial/queries.ts';
 
 const page = (id: string, protection: number, parents: { id: string; protection: number }[] = []) => ({
   id, title: `Page ${id}`, protection, isPublished: true, parents: parents.map((p) => ({ ...p, isPublished: true })),

@@ -7,9 +7,9 @@
  * the answer filter below would then have to understand.
  */
 import * as v from 'valibot';
-import { contentQuery, type ContentConfig } from './client.ts';
+import { contentQuery, type ContentConfig } from './content-service.ts';
 import * as q from './queries.ts';
-import * as e from './editorial-queries.ts';
+import * as e from './editorial/queries.ts';
 import { effectiveProtection, type AccessNode } from './access.ts';
 
 /**

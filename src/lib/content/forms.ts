@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { ContentError } from './errors.ts';
-import { BadInputExtensionsSchema } from './editorial-schema.ts';
+import { BadInputExtensionsSchema } from './editorial/schema.ts';
 import { formatIdempotencyKey, IDEMPOTENCY_HEADER } from '../idempotency/key.ts';
 
 /**

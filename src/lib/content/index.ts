@@ -1,4 +1,4 @@
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { mapFooter, mapHeader, mapPage, mapSystemData, type NavigationOptions } from './map.ts';
 import * as q from './queries.ts';
 import * as s from './schema.ts';
@@ -12,14 +12,14 @@ import type { Site, SystemData } from '../../site/types.ts';
 import type { Page, SystemRedirect } from './types.ts';
 import { fileAccess, type Grants } from './access.ts';
 
-export type { ContentConfig, ContentContext, Stage } from './client.ts';
+export type { ContentConfig, ContentContext, Stage } from './content-service.ts';
 export type { ContentModule, Page, PageInjection, SystemRedirect } from './types.ts';
 export type { InvestorModule, InvestorModuleOf } from './types.ts';
 export type { NavigationOptions } from './map.ts';
 export { ContentError };
 export { NO_GRANTS, checkAccess, ancestorPath, type Grants, type AccessCheck, type EntryAccess, type Protector } from './access.ts';
-export * from './editorial.ts';
-export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area.ts';
+export * from './editorial/index.ts';
+export { getCustomerAreaSettings, type CustomerAreaContent } from './customer-area/index.ts';
 
 const log = getLogger('content');
 const warn = (msg: string) => log.warn(msg);
@@ -170,4 +170,4 @@ export async function fetchFileBody(file: FileAsset, timeouts?: UpstreamTimeouts
   }
 }
 export { submitForm, getFormSubmissions, type FormSubmissionInput, type FormSubmitResult, type StoredFormSubmission } from './forms.ts';
-export { getLocations, LOCATION_TYPES, WEEKDAYS, type LocationEntry, type LocationType, type OpeningHours, type Weekday, type LocationContactPerson, type LocationAddress } from './locations.ts';
+export { getLocations, LOCATION_TYPES, WEEKDAYS, type LocationEntry, type LocationType, type OpeningHours, type Weekday, type LocationContactPerson, type LocationAddress } from './locations/index.ts';

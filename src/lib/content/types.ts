@@ -1,7 +1,7 @@
 import type { ImageAsset } from '../../site/types.ts';
 import type { RawModule } from './schema.ts';
 import type { EntryAccess } from './access.ts';
-import type { LocationEntry } from './locations-types.ts';
+import type { LocationEntry } from './locations/types.ts';
 
 /** A content module as the page components render it (links already domain Links). */
 export type ContentModule = Exclude<RawModule, { type: 'locationsDirectory' }> | LocationsDirectoryModule;

@@ -46,7 +46,7 @@ const cases = Object.entries(modules).map(([path, mod]) => ({ path, folder: path
 describe('GraphQL documents against the emulators\' SDL', () => {
   it('finds the queries modules of both services', () => {
     expect(cases.map((c) => c.path).sort()).toEqual(expect.arrayContaining([
-      '../catalogue/queries.ts', '../content/editorial-queries.ts', '../content/queries.ts',
+      '../catalogue/queries.ts', '../content/editorial/queries.ts', '../content/queries.ts',
     ]));
   });
 

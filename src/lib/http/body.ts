@@ -77,23 +77,17 @@ export function checkBodyHeaders(request: Request, rule: BodyRule): 'unsupported
   return null;
 }
 
-/**
- * How an endpoint words its errors: `code` → `{ error: 'too-large', message: '…' }` (editor,
- * user admin), `message` → `{ error: '…' }` (the APIs whose clients show `error`).
- */
-export type ErrorStyle = 'code' | 'message';
-
-/** An error answer's JSON body in the endpoint's style. */
-export function errorBody(style: ErrorStyle, code: string, message: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify(style === 'code' ? { ...extra, error: code, message } : { ...extra, error: message });
+/** An error answer's JSON body, the one shape of every endpoint: `{ error: 'too-large', message: '…' }` (a stable code for clients, a sentence for people). */
+export function errorBody(code: string, message: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...extra, error: code, message });
 }
 
 /** The clear answers to a refused body: 415 naming the accepted types, 413 naming the limit. */
-export function bodyRefusal(kind: 'unsupported' | 'too-large', rule: BodyRule, opts: { style?: ErrorStyle; extra?: Record<string, unknown>; message?: string } = {}): Response {
+export function bodyRefusal(kind: 'unsupported' | 'too-large', rule: BodyRule, opts: { extra?: Record<string, unknown>; message?: string } = {}): Response {
   const message = opts.message ?? (kind === 'too-large'
     ? (rule.maxBytes === 0 ? 'This endpoint takes no request body.' : `The request body is too large: at most ${rule.maxBytes.toLocaleString('en')} bytes.`)
     : (rule.types.length === 0 ? 'This endpoint takes no request body.' : `Unsupported Content-Type: send ${rule.types.join(' or ')}.`));
-  return new Response(errorBody(opts.style ?? 'code', kind === 'too-large' ? 'too-large' : 'unsupported-media-type', message, opts.extra), {
+  return new Response(errorBody(kind === 'too-large' ? 'too-large' : 'unsupported-media-type', message, opts.extra), {
     status: kind === 'too-large' ? 413 : 415,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...(kind === 'unsupported' && rule.types.length ? { Accept: rule.types.join(', ') } : {}) },
   });

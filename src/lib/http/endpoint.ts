@@ -5,14 +5,24 @@
  * limit of an endpoint that writes (429 with Retry-After). `apiRoute` adds the 405 with `Allow` for
  * the methods a route does not take. The declaration stays on the handler (`handler.limits`), so
  * tests and docs read it.
+ *
+ * With a declaration (`endpoint(limits, { auth, params, query, body }, handler)`) the handler gets
+ * its input already checked (input.ts, in this order: the guard, the route parameters, the query,
+ * the JSON body, each refusal a 4xx in the one error shape). `auth` is a guard: `requireUser` or
+ * `requireRoles(...)` (a signed-in customer, src/features/sign-in/bearer.server.ts), `requireEditor`
+ * (src/features/editor/auth.server.ts), `requireSecret(...)` (a shared secret, secret-guard.ts),
+ * or none.
  * @example
+ *   export const patchThing = endpoint(LIMITS, { auth: requireUser, body: ThingBody }, ({ user, body }) => json(…));
  *   export const postThing = endpoint({ body: { maxBytes: 8 * 1024, types: [JSON_TYPE] }, rateLimit: { limit: 30, windowMs: 60_000 } }, handler);
  *   // src/pages/api/thing.ts
  *   export const { POST, ALL } = apiRoute({ POST: postThing });
  */
-import { bodyRefusal, checkBodyHeaders, errorBody, hasBody, mediaType, NO_BODY, withCountedBody, type BodyRule, type ErrorStyle } from './body.ts';
+import type * as v from 'valibot';
+import { bodyRefusal, checkBodyHeaders, errorBody, hasBody, JSON_TYPE, limitFor, mediaType, NO_BODY, withCountedBody, type BodyRule } from './body.ts';
 import { clientKey, rateLimiter, type RateLimiter } from './rate-limit.ts';
 import { tooManyUploads, UploadSlots, uploadTooSlow, watchUploadRate, type UploadRule } from './upload-guard.ts';
+import { checked, type APIContextLike, type CheckedInput, type InputRules, type Schemas } from './input.ts';
 
 /** A per-client limit: `limit` requests per `windowMs`. */
 export interface RateRule {
@@ -30,8 +40,6 @@ export interface EndpointLimits {
   body: BodyRule;
   /** The per-client rate limit (every endpoint that writes has one). */
   rateLimit?: RateRule;
-  /** How the endpoint words its errors (default `code`: `{ error, message }`); the wrapper's refusals follow it. */
-  errorStyle?: ErrorStyle;
   /** Fields every refusal of the wrapper carries besides the error (e.g. `{ ok: false }`, the endpoint's own answer shape). */
   answerFields?: Record<string, unknown>;
   /** The endpoint's own wording of a 413 (e.g. naming a file limit in words). */
@@ -55,8 +63,8 @@ type AnyHandler = (context: never) => Response | Promise<Response>;
 export type LimitedHandler<C> = Handler<C> & { limits: EndpointLimits };
 
 /** The 429 answer: a clear message and `Retry-After` in seconds. */
-export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
-  return new Response(errorBody(style, 'rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
+export function rateLimited(retryAfterSeconds: number, extra: Record<string, unknown> = {}): Response {
+  return new Response(errorBody('rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
     status: 429,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(retryAfterSeconds) },
   });
@@ -66,7 +74,24 @@ export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code
  * The handler behind its limits: rate limit first (when the wrapper applies it), then the body's
  * headers. `limiter` for tests (default: one limiter per endpoint and process).
  */
-export function endpoint<C extends { request: Request; clientAddress?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
+/** What an endpoint checks before its handler runs: who may call it, then its route parameters, query and JSON body. */
+export type Declaration<C, U, B extends v.GenericSchema | undefined, P extends Schemas, Q extends v.GenericSchema | undefined> = Omit<InputRules<C, U, B, P, Q>, 'maxBytes'>;
+
+type Ctx = { request: Request; clientAddress?: string };
+
+export function endpoint<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C>;
+export function endpoint<C extends Ctx & APIContextLike, U = undefined, B extends v.GenericSchema | undefined = undefined, P extends Schemas = Record<never, never>, Q extends v.GenericSchema | undefined = undefined>(
+  limits: EndpointLimits, declaration: Declaration<C, U, B, P, Q>, handler: (input: CheckedInput<C, U, B, P, Q>) => Response | Promise<Response>, limiter?: RateLimiter, uploadSlots?: UploadSlots,
+): LimitedHandler<C>;
+export function endpoint<C extends Ctx>(limits: EndpointLimits, ...rest: unknown[]): LimitedHandler<C> {
+  if (typeof rest[0] === 'function') return limited(limits, rest[0] as Handler<C>, rest[1] as RateLimiter | undefined, rest[2] as UploadSlots | undefined);
+  const declaration = rest[0] as Declaration<C & APIContextLike, unknown, v.GenericSchema | undefined, Schemas, v.GenericSchema | undefined>;
+  const handler = rest[1] as (input: unknown) => Response | Promise<Response>;
+  const maxBytes = limitFor(limits.body, JSON_TYPE) || undefined;
+  return limited(limits, checked({ ...declaration, maxBytes }, handler) as unknown as Handler<C>, rest[2] as RateLimiter | undefined, rest[3] as UploadSlots | undefined);
+}
+
+function limited<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
   const rule = limits.rateLimit;
   const slots = limits.upload ? (uploadSlots ?? new UploadSlots()) : null;
   const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter(rule)) : null;
@@ -74,15 +99,15 @@ export function endpoint<C extends { request: Request; clientAddress?: string }>
   const wrapped = async (context: C): Promise<Response> => {
     if (own) {
       const hit = own.hit(clientKey(context));
-      if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, limits.errorStyle, extra);
+      if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, extra);
     }
     const refused = checkBodyHeaders(context.request, limits.body);
-    const tooLarge = () => bodyRefusal('too-large', limits.body, { style: limits.errorStyle, extra, message: limits.tooLargeMessage });
-    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { style: limits.errorStyle, extra });
+    const tooLarge = () => bodyRefusal('too-large', limits.body, { extra, message: limits.tooLargeMessage });
+    if (refused) return refused === 'too-large' ? tooLarge() : bodyRefusal(refused, limits.body, { extra });
     const upload = limits.upload;
     if (upload && slots && context.request.body && hasBody(context.request) && upload.types.includes(mediaType(context.request.headers))) {
       const release = slots.take(clientKey(context), upload.maxPerClient);
-      if (!release) return tooManyUploads(upload, limits.errorStyle, extra);
+      if (!release) return tooManyUploads(upload, extra);
       let slow = false;
       const watched = watchUploadRate(context.request.body, upload, () => { slow = true; });
       const req = context.request;
@@ -90,7 +115,7 @@ export function endpoint<C extends { request: Request; clientAddress?: string }>
       try {
         const answer = await handler(Object.create(context, { request: { value: measured } }) as C);
         // Whatever the handler made of the failed body (its upstream call failed), the client hears why.
-        return slow ? uploadTooSlow(upload, limits.errorStyle, extra) : answer;
+        return slow ? uploadTooSlow(upload, extra) : answer;
       } finally {
         watched.stop();
         release();

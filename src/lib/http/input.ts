@@ -76,7 +76,8 @@ export interface APIContextLike {
   locals: unknown;
 }
 
-type Schemas = Record<string, v.GenericSchema>;
+/** The schemas of an endpoint's route parameters, by name. */
+export type Schemas = Record<string, v.GenericSchema>;
 type Outputs<P extends Schemas> = { [K in keyof P]: v.InferOutput<P[K]> };
 
 /** The checks of an endpoint: who may call it, then its route parameters, query and JSON body. */

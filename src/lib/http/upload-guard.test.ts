@@ -112,7 +112,7 @@ describe('UploadSlots', () => {
 
 describe('endpoint with an upload rule', () => {
   const upload: UploadRule = { ...MULTIPART_UPLOADS, minBytesPerSecond: 1000, windowMs: 10_000, maxPerClient: 2 };
-  const limits = { body: { maxBytes: 1e9, types: [MULTIPART_TYPE, 'application/json'] }, streams: true as const, errorStyle: 'message' as const, upload };
+  const limits = { body: { maxBytes: 1e9, types: [MULTIPART_TYPE, 'application/json'] }, streams: true as const, upload };
   const uploadRequest = (body: ReadableStream<Uint8Array> | string) => new Request('http://localhost/api/x', {
     method: 'POST', body, duplex: 'half', headers: { 'content-type': 'multipart/form-data; boundary=b', ...(typeof body === 'string' ? { 'content-length': String(body.length) } : { 'transfer-encoding': 'chunked' }) },
   } as RequestInit);
@@ -125,7 +125,7 @@ describe('endpoint with an upload rule', () => {
     const third = await handler(ctx(uploadRequest('c')));
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('10');
-    expect(await third.json()).toEqual({ error: 'Too many uploads at once: at most 2 per client. Wait until one has finished, then try again.' });
+    expect(await third.json()).toEqual({ error: 'too-many-uploads', message: 'Too many uploads at once: at most 2 per client. Wait until one has finished, then try again.' });
     const json = handler(ctx(new Request('http://localhost/api/x', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'content-length': '2' } })));
     const other = handler(ctx(uploadRequest('d'), '192.0.2.2'));
     await Promise.resolve();
@@ -162,7 +162,7 @@ describe('endpoint with an upload rule', () => {
       const res = await answer;
       expect(res.status).toBe(408);
       expect(res.headers.get('connection')).toBe('close');
-      expect(await res.json()).toEqual({ error: 'The upload was too slow: it must send at least 0.9765625 KiB per second (over 10 s). Try again on a better connection.' });
+      expect(await res.json()).toEqual({ error: 'upload-too-slow', message: 'The upload was too slow: it must send at least 0.9765625 KiB per second (over 10 s). Try again on a better connection.' });
     });
   });
 });

@@ -5,7 +5,7 @@
  * connection for hours, well inside the size limit and never idle long enough for the idle
  * timeout. Declared per endpoint (`EndpointLimits.upload`) and applied by the `endpoint` wrapper.
  */
-import { errorBody, MULTIPART_TYPE, type ErrorStyle } from './body.ts';
+import { errorBody, MULTIPART_TYPE } from './body.ts';
 
 /**
  * The slowest upload taken, in bytes per second of waiting for the client: 2 KiB/s (16 kbit/s),
@@ -159,17 +159,17 @@ export function watchUploadRate(source: ReadableStream<Uint8Array>, rule: Pick<U
 }
 
 /** 429: the client already runs as many uploads as it may. */
-export function tooManyUploads(rule: UploadRule, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
-  return new Response(errorBody(style, 'too-many-uploads', `Too many uploads at once: at most ${rule.maxPerClient} per client. Wait until one has finished, then try again.`, extra), {
+export function tooManyUploads(rule: UploadRule, extra: Record<string, unknown> = {}): Response {
+  return new Response(errorBody('too-many-uploads', `Too many uploads at once: at most ${rule.maxPerClient} per client. Wait until one has finished, then try again.`, extra), {
     status: 429,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(UPLOAD_RETRY_AFTER_SECONDS) },
   });
 }
 
 /** 408: the upload came in below the minimum rate; the connection is closed after the answer. */
-export function uploadTooSlow(rule: UploadRule, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
+export function uploadTooSlow(rule: UploadRule, extra: Record<string, unknown> = {}): Response {
   const kib = rule.minBytesPerSecond / 1024;
-  return new Response(errorBody(style, 'upload-too-slow', `The upload was too slow: it must send at least ${kib} KiB per second (over ${rule.windowMs / 1000} s). Try again on a better connection.`, extra), {
+  return new Response(errorBody('upload-too-slow', `The upload was too slow: it must send at least ${kib} KiB per second (over ${rule.windowMs / 1000} s). Try again on a better connection.`, extra), {
     status: 408,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' },
   });

@@ -27,9 +27,9 @@ describe('idempotentAnswer', () => {
     const missing = await idempotentAnswer(post({}, null), { scope: 's' }, write);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: 'idempotency-key-required', message: expect.stringMatching(/needs an Idempotency-Key header/) });
-    const malformed = await idempotentAnswer(post({}, '"short"'), { scope: 's', style: 'message' }, write);
+    const malformed = await idempotentAnswer(post({}, '"short"'), { scope: 's' }, write);
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ error: 'The Idempotency-Key must have at least 16 characters.' });
+    expect(await malformed.json()).toEqual({ error: 'idempotency-key-required', message: 'The Idempotency-Key must have at least 16 characters.' });
     expect(ran).toBe(false);
   });
 

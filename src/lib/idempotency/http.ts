@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { errorBody, type ErrorStyle } from '../http/body.ts';
+import { errorBody } from '../http/body.ts';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './key.ts';
 import { memoryIdempotencyStore, once, type IdempotencyStore } from './store.ts';
 
@@ -29,13 +29,13 @@ export const IDEMPOTENCY_MESSAGES = {
 export type RefusalKind = 'missing' | 'malformed' | 'in-progress' | 'mismatch';
 
 /** The draft's answers: 400 (missing, malformed), 409 (in progress, with Retry-After), 422 (mismatch). */
-export function idempotencyRefusal(kind: RefusalKind, opts: { message?: string; style?: ErrorStyle; extra?: Record<string, unknown> } = {}): Response {
+export function idempotencyRefusal(kind: RefusalKind, opts: { message?: string; extra?: Record<string, unknown> } = {}): Response {
   const status = kind === 'in-progress' ? 409 : kind === 'mismatch' ? 422 : 400;
   const code = kind === 'in-progress' ? 'idempotency-key-in-use' : kind === 'mismatch' ? 'idempotency-key-reused' : 'idempotency-key-required';
   const message = opts.message ?? (kind === 'in-progress' ? IDEMPOTENCY_MESSAGES.inProgress : kind === 'mismatch' ? IDEMPOTENCY_MESSAGES.mismatch : IDEMPOTENCY_MESSAGES.missing);
   const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
   if (kind === 'in-progress') headers['Retry-After'] = '1';
-  return new Response(errorBody(opts.style ?? 'code', code, message, opts.extra), { status, headers });
+  return new Response(errorBody(code, message, opts.extra), { status, headers });
 }
 
 /** A hex SHA-256 over the parts (separated, so ("ab","c") ≠ ("a","bc")). */
@@ -83,11 +83,11 @@ const replay = (a: StoredAnswer): Response => new Response(a.body, {
  */
 export async function idempotentAnswer(
   request: Request,
-  opts: { scope: string; store?: IdempotencyStore<StoredAnswer>; style?: ErrorStyle; extra?: Record<string, unknown> },
+  opts: { scope: string; store?: IdempotencyStore<StoredAnswer>; extra?: Record<string, unknown> },
   write: (key: string) => Promise<Response>,
 ): Promise<Response> {
   const key = readIdempotencyKey(request.headers);
-  if (key.kind !== 'ok') return idempotencyRefusal(key.kind, { message: key.kind === 'malformed' ? key.message : undefined, style: opts.style, extra: opts.extra });
+  if (key.kind !== 'ok') return idempotencyRefusal(key.kind, { message: key.kind === 'malformed' ? key.message : undefined, extra: opts.extra });
   const body = new Uint8Array(await request.clone().arrayBuffer());
   const print = fingerprint(request.method, new URL(request.url).pathname, body);
   // An answer that is not kept goes to the client as it is (headers included).
@@ -100,7 +100,7 @@ export async function idempotentAnswer(
     }
     return { value: { status: res.status, contentType: res.headers.get('content-type') ?? 'application/json; charset=utf-8', body: await res.text() }, keep: true };
   });
-  if (result.kind === 'in-progress' || result.kind === 'mismatch') return idempotencyRefusal(result.kind, { style: opts.style, extra: opts.extra });
+  if (result.kind === 'in-progress' || result.kind === 'mismatch') return idempotencyRefusal(result.kind, { extra: opts.extra });
   if (result.kind === 'replayed') return replay(result.value);
   if (unkept) return unkept;
   return new Response(result.value.body, { status: result.value.status, headers: { 'Content-Type': result.value.contentType, 'Cache-Control': 'no-store' } });

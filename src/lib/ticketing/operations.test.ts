@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentForm, createTicketingClient } from './client.ts';
+import { attachmentForm, createTicketingClient } from './ticketing-service.ts';
 import { TICKETS_QUERY, WIRE_FLOW_QUERY } from './documents.ts';
 import { checkOperation, MAX_ALIASES, MAX_DEPTH, MAX_DOCUMENT_CHARS, TICKETING_OPERATIONS } from './operations.ts';
 

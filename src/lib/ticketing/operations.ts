@@ -13,7 +13,7 @@ import {
   TICKETS_QUERY, WIRE_FLOW_QUERY,
 } from './documents.ts';
 
-/** The operations the proxy forwards, by operation name: every document the app sends (client.ts). */
+/** The operations the proxy forwards, by operation name: every document the app sends (ticketing-service.ts). */
 export const TICKETING_OPERATIONS: Readonly<Record<string, string>> = {
   Tickets: TICKETS_QUERY,
   Ticket: TICKET_QUERY,

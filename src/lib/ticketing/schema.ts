@@ -70,8 +70,8 @@ export const GraphQLAnswer = v.object({
   data: v.optional(v.unknown()),
   errors: v.optional(v.array(v.object({ message: v.optional(v.string()), extensions: v.optional(v.record(v.string(), v.unknown())) }))),
 });
-/** The proxy's own refusals (401, 413, 415, 502, 503): `{ error }`. */
-export const ProxyRefusal = v.object({ error: v.string() });
+/** The proxy's own refusals (401, 413, 415, 502, 503): `{ error, message }`. */
+export const ProxyRefusal = v.object({ error: v.string(), message: v.string() });
 
 export type RawTicketT = v.InferOutput<typeof RawTicket>;
 export type RawMachineT = v.InferOutput<typeof RawMachine>;

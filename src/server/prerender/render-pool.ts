@@ -52,7 +52,7 @@ export async function renderAll(jobs: RenderJob[], opts: PoolOptions): Promise<v
   };
 
   const remote = () => new Promise<void>((resolve, reject) => {
-    const worker = new Worker(new URL('./render-worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./render-thread.ts', import.meta.url), {
       workerData: { distDir: opts.distDir, system: opts.system, releaseId: opts.releaseId, concurrency, reqId: currentRequestId() },
       ...(opts.workerExecArgv ? { execArgv: [...process.execArgv, ...opts.workerExecArgv] } : {}),
     });

@@ -1,4 +1,4 @@
-/** The contacts and locations directory (domain types; the raw answer is checked in locations-schema.ts). */
+/** The contacts and locations directory (domain types; the raw answer is checked in schema.ts). */
 
 export const LOCATION_TYPES = ['subsidiary', 'partner', 'service', 'production'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contentQuery, type ContentContext } from './client.ts';
+import { contentQuery, type ContentContext } from './content-service.ts';
 import { ContentError } from './errors.ts';
 
 /** What the stand-in answers next, and what it received. */

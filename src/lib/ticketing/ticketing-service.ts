@@ -37,7 +37,7 @@ const keyHeader = (key: string | undefined): Record<string, string> => (key ? { 
 export function readAnswer<S extends v.GenericSchema>(operation: string, status: number, body: unknown, schema: S): v.InferOutput<S> {
   const refusal = v.safeParse(ProxyRefusal, body);
   if (refusal.success && status >= 400) {
-    throw new TicketingError(refusal.output.error, { operation, status, failure: status >= 500 ? 'unavailable' : 'answer' });
+    throw new TicketingError(refusal.output.message, { operation, status, failure: status >= 500 ? 'unavailable' : 'answer' });
   }
   const answer = v.safeParse(GraphQLAnswer, body);
   if (!answer.success) {

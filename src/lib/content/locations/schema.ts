@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { LOCATION_TYPES, WEEKDAYS } from './locations-types.ts';
+import { LOCATION_TYPES, WEEKDAYS } from './types.ts';
 
 /**
  * The raw locations answer (the boundary). The list is checked as a whole only for its shape; each
- * entry is checked by {@link LocationEntrySchema} in locations-map.ts, so one broken entry is left
+ * entry is checked by {@link LocationEntrySchema} in map.ts, so one broken entry is left
  * out (and reported) instead of taking the directory down.
  */
 export const RawLocationsSchema = v.object({ locations: v.array(v.unknown()) });
@@ -12,7 +12,7 @@ const str = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const nstr = v.nullish(v.string());
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
-/** An e-mail address and a phone of digits, spaces and a leading + (checked in locations-map.ts; a malformed one is dropped). */
+/** An e-mail address and a phone of digits, spaces and a leading + (checked in map.ts; a malformed one is dropped). */
 export const LocationEmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
 export const LocationPhoneSchema = v.pipe(v.string(), v.trim(), v.maxLength(40), v.regex(/^\+?[0-9][0-9 ]*[0-9]$/));
 

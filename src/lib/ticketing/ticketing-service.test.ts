@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTicketingClient, ticketsVariables } from './client.ts';
+import { createTicketingClient, ticketsVariables } from './ticketing-service.ts';
 import { TicketingError } from './errors.ts';
 import { openLink, sealLink } from './links.server.ts';
 import { rewriteFileUrls } from './rewrite.ts';
@@ -22,7 +22,7 @@ describe('the ticketing client', () => {
   });
 
   it('keeps the proxy\'s own refusal text (413, 503)', async () => {
-    const client = createTicketingClient({ send: answer(503, { error: 'The ticketing service is not reachable right now. Please try again later.' }) });
+    const client = createTicketingClient({ send: answer(503, { error: 'unavailable', message: 'The ticketing service is not reachable right now. Please try again later.' }) });
     await expect(client.tickets()).rejects.toMatchObject({ status: 503, failure: 'unavailable', message: 'The ticketing service is not reachable right now. Please try again later.' });
   });
 
@@ -61,11 +61,11 @@ describe('the ticketing client', () => {
   it('tells an unknown outcome (no answer, 502, 504, 409) from a known failure (503, 408)', async () => {
     const failed = async (send: () => Promise<Response>) => (await createTicketingClient({ send }).addComment('SR-1', 'x').catch((e: unknown) => e)) as TicketingError;
     expect((await failed(async () => { throw new TypeError('Failed to fetch'); })).outcomeUnknown).toBe(true);
-    expect((await failed(answer(504, { error: 'slow' }))).outcomeUnknown).toBe(true);
+    expect((await failed(answer(504, { error: 'upstream-timeout', message: 'slow' }))).outcomeUnknown).toBe(true);
     expect((await failed(answer(502, '<html>'))).outcomeUnknown).toBe(true);
     expect((await failed(answer(409, { errors: [{ message: 'busy', extensions: { code: 'IDEMPOTENCY_KEY_IN_USE' } }] }))).outcomeUnknown).toBe(true);
-    expect((await failed(answer(503, { error: 'down' }))).outcomeUnknown).toBe(false);
-    const stalled = await failed(answer(408, { error: 'The upload stalled' }));
+    expect((await failed(answer(503, { error: 'unavailable', message: 'down' }))).outcomeUnknown).toBe(false);
+    const stalled = await failed(answer(408, { error: 'request-timeout', message: 'The upload stalled' }));
     expect([stalled.outcomeUnknown, stalled.stalled]).toEqual([false, true]);
   });
 

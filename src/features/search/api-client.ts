@@ -20,7 +20,7 @@ export async function callSearch(kind: 'search' | 'suggest', body: { localeCode:
   if (!res.ok) {
     let message = `Search failed (${res.status})`;
     try {
-      message = ((await res.json()) as { error?: string }).error ?? message;
+      message = ((await res.json()) as { message?: string }).message ?? message;
     } catch {
       // keep the generic message
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json' with { type: 'json' };
-import { failureMessages, outcomeOf, ProfileSchema, thrown } from './client.ts';
+import { failureMessages, outcomeOf, ProfileSchema, thrown } from './api-client.ts';
 import type { PolicyKey } from './policy.ts';
 
 const res = (status: number, body?: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { LocationEmailSchema, LocationEntrySchema, LocationPhoneSchema } from './locations-schema.ts';
-import type { LocationEntry } from './locations-types.ts';
+import { LocationEmailSchema, LocationEntrySchema, LocationPhoneSchema } from './schema.ts';
+import type { LocationEntry } from './types.ts';
 
 /** A value in the schema's format (trimmed), else null; a malformed one is reported. */
 function formatted(schema: typeof LocationEmailSchema | typeof LocationPhoneSchema, value: string | null | undefined, where: string, warn: (m: string) => void): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapCustomerArea } from './customer-area-map.ts';
+import { mapCustomerArea } from './map.ts';
 
 const raw = {
   directServiceUrl: 'https://direct.example.test/',

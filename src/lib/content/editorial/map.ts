@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { ImageAsset } from '../../site/types.ts';
-import { AssetSchema, ModuleSchema } from './schema.ts';
-import type { RawCategory, RawContact, RawMediaRelease, RawMediaReleaseItem, RawNewsFeed, RawNewsItem, RawStory, RawStoryItem } from './editorial-schema.ts';
-import type { MediaRelease, MediaReleaseItem, NewsFeedItem, NewsFeedPage, Story, StoryCategory, StoryContact, StoryListItem } from './editorial-types.ts';
-import type { ContentModule } from './types.ts';
-import { contentModule } from './map.ts';
+import type { ImageAsset } from '../../../site/types.ts';
+import { AssetSchema, ModuleSchema } from '../schema.ts';
+import type { RawCategory, RawContact, RawMediaRelease, RawMediaReleaseItem, RawNewsFeed, RawNewsItem, RawStory, RawStoryItem } from './schema.ts';
+import type { MediaRelease, MediaReleaseItem, NewsFeedItem, NewsFeedPage, Story, StoryCategory, StoryContact, StoryListItem } from './types.ts';
+import type { ContentModule } from '../types.ts';
+import { contentModule } from '../map.ts';
 
 type RawAsset = v.InferOutput<typeof AssetSchema>;
 

@@ -1,6 +1,6 @@
-import type { Link } from '../../site/navigation-types.ts';
-import type { ImageAsset } from '../../site/types.ts';
-import type { ContentModule } from './types.ts';
+import type { Link } from '../../../site/navigation-types.ts';
+import type { ImageAsset } from '../../../site/types.ts';
+import type { ContentModule } from '../types.ts';
 
 /** Editorial domain types (spec §3: story list item, media release item, news feed item). */
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { AssetSchema, RawLinkSchema } from './schema.ts';
+import { AssetSchema, RawLinkSchema } from '../schema.ts';
 
-/** valibot schemas for the raw editorial answers of the content hub (editorial-map.ts makes domain types). */
+/** valibot schemas for the raw editorial answers of the content hub (map.ts makes domain types). */
 
 const str = v.string();
 const nstr = v.nullish(v.string());
@@ -37,7 +37,7 @@ export type RawStoryItem = v.InferOutput<typeof RawStoryItemSchema>;
 
 export const RawStorySchema = v.object({
   ...RawStoryItemSchema.entries,
-  // Validated module by module in editorial-map.ts, so one broken module does not take the story down.
+  // Validated module by module in map.ts, so one broken module does not take the story down.
   modules: v.array(v.unknown()),
   productSlugs: v.array(str),
   languages: v.array(str),

@@ -1,16 +1,16 @@
 import * as v from 'valibot';
-import { contentQuery, type ContentContext } from './client.ts';
-import { ContentError } from './errors.ts';
-import { getLogger } from '../log/index.ts';
-import * as q from './editorial-queries.ts';
-import * as s from './editorial-schema.ts';
-import { mapCategory, mapContact, mapMediaRelease, mapMediaReleaseItem, mapNewsFeed, mapStory, mapStoryItem } from './editorial-map.ts';
+import { contentQuery, type ContentContext } from '../content-service.ts';
+import { ContentError } from '../errors.ts';
+import { getLogger } from '../../log/index.ts';
+import * as q from './queries.ts';
+import * as s from './schema.ts';
+import { mapCategory, mapContact, mapMediaRelease, mapMediaReleaseItem, mapNewsFeed, mapStory, mapStoryItem } from './map.ts';
 import type {
   MediaRelease, MediaReleasePage, NewsFeedPage, Story, StoryCategory, StoryContact, StoryFeedbackInput, StoryFeedbackResult, StoryListItem, StoryPage,
-} from './editorial-types.ts';
+} from './types.ts';
 
-export type * from './editorial-types.ts';
-export { stripLiteralNewlines } from './editorial-map.ts';
+export type * from './types.ts';
+export { stripLiteralNewlines } from './map.ts';
 
 /** The content hub's largest page size for editorial lists. */
 export const EDITORIAL_MAX_PAGE_SIZE = 100;

@@ -1,5 +1,5 @@
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
-import { createTicketingClient, PROXY_PATH, type ProxyUpload } from '../../lib/ticketing/client.ts';
+import { createTicketingClient, PROXY_PATH, type ProxyUpload } from '../../lib/ticketing/ticketing-service.ts';
 
 /**
  * The customer area's ticketing client (browser): JSON calls through `apiFetch` (bearer token,

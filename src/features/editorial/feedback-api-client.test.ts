@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { outcomeOf, sendFeedback } from './feedback-client.ts';
+import { outcomeOf, sendFeedback } from './feedback-api-client.ts';
 
 const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const request = { lang: 'en', storySlug: 's', firstName: 'A', lastName: 'B', company: 'C', country: 'CH', message: 'M' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { mapLocations } from './locations-map.ts';
-import { LocationEntrySchema, RawLocationsSchema } from './locations-schema.ts';
+import { mapLocations } from './map.ts';
+import { LocationEntrySchema, RawLocationsSchema } from './schema.ts';
 
 const valid = {
   id: 'loc-1',

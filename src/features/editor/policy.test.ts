@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEditorPagePath } from './area.ts';
+import { isEditorPagePath } from './policy.ts';
 
 describe('isEditorPagePath', () => {
   it('is the editor area and below, in any case', () => {

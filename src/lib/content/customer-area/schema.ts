@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** The raw customer-area settings answer (the boundary; customer-area-map.ts makes the domain type). */
+/** The raw customer-area settings answer (the boundary; map.ts makes the domain type). */
 export const RawCustomerAreaSettingsSchema = v.object({
   customerAreaSettings: v.object({
     directServiceUrl: v.nullish(v.string()),
@@ -18,7 +18,7 @@ export const RawCustomerAreaSettingsSchema = v.object({
 export type RawCustomerAreaSettings = v.InferOutput<typeof RawCustomerAreaSettingsSchema>['customerAreaSettings'];
 
 /**
- * The support contact's formats (checked in customer-area-map.ts, so an editor's typo drops the
+ * The support contact's formats (checked in map.ts, so an editor's typo drops the
  * contact, not the whole record): an e-mail address, and a phone number of digits, spaces and a
  * leading + (it becomes a `tel:` link).
  */

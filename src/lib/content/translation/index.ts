@@ -1,7 +1,7 @@
-import { contentQuery, type ContentContext, type Stage } from './client.ts';
-import * as q from './translation-queries.ts';
-import * as s from './translation-schema.ts';
-import type { RawPageTranslation } from './translation-schema.ts';
+import { contentQuery, type ContentContext, type Stage } from '../content-service.ts';
+import * as q from './queries.ts';
+import * as s from './schema.ts';
+import type { RawPageTranslation } from './schema.ts';
 
 /**
  * Translation jobs and the editor's page list (spec §3 Page translation fields, Translation target;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SupportEmailSchema, SupportPhoneSchema, type RawCustomerAreaSettings } from './customer-area-schema.ts';
+import { SupportEmailSchema, SupportPhoneSchema, type RawCustomerAreaSettings } from './schema.ts';
 
 /** The customer area's settings from the content hub (service addresses, coming-soon services). */
 export interface CustomerAreaContent {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { mapContact, mapMediaReleaseItem, mapNewsFeed, mapNewsItem, mapStory, mapStoryItem, stripLiteralNewlines } from './editorial-map.ts';
-import { MediaReleasesSchema, NewsFeedSchema, RawStorySchema, StoriesSchema } from './editorial-schema.ts';
+import { mapContact, mapMediaReleaseItem, mapNewsFeed, mapNewsItem, mapStory, mapStoryItem, stripLiteralNewlines } from './map.ts';
+import { MediaReleasesSchema, NewsFeedSchema, RawStorySchema, StoriesSchema } from './schema.ts';
 
 const category = { id: 'cat-1', slug: 'technology', name: 'Technology', storyCount: 8 };
 const contact = {

@@ -4,16 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContentHub } from '../../../emulators/content-hub/server.ts';
-import type { ContentContext } from './client.ts';
+import { startContentHub } from '../../../../emulators/content-hub/server.ts';
+import type { ContentContext } from '../content-service.ts';
 import {
   ContentInputError, getAllStories, getMediaRelease, getMediaReleases, getNewsFeedPage, getRelatedStories, getStories, getStoriesByContact,
   getStory, getStoryCategories, getStoryContact, getStoryContacts, submitStoryFeedback,
-} from './editorial.ts';
+} from './index.ts';
 
 // The editorial getters against the content-hub emulator: the queries must match its schema and
 // every answer must pass our valibot schemas.
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../emulators/data/content');
+const dataDir = join(dirname(fileURLToPath(import.meta.url)), '../../../../emulators/data/content');
 let server: Server;
 let en: ContentContext;
 let de: ContentContext;
