@@ -73,6 +73,22 @@ const regexKey = (re: string) => `"~${re.replace(/"/g, '\\"')}"`;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The query a policy makes dynamic (any of `params` as a name, with or without a value) or one
+ * with a percent-encoding (a name Node would decode): PCRE, the same in JavaScript.
+ */
+export function dynamicArgsPattern(params: readonly string[]): string {
+  return params.length ? `(?:^|&)(?:${params.map(escapeRe).join('|')})(?:=|&|$)|%` : '%';
+}
+
+/** A Cookie header carrying a cookie a policy makes dynamic (as prerender/policies.ts tests it); null: none. */
+export function dynamicCookiePattern(cookies: readonly string[]): string | null {
+  return cookies.length ? `(?:^|;\\s*)(?:${cookies.map(escapeRe).join('|')})=` : null;
+}
+
+/** A request target Node refuses or reads differently (encoded bytes, dot segments, empty segments, backslashes). */
+export const ODD_TARGET_PATTERN = '%|//|/\\.|\\x5c';
+
 /** A power of two at least `n` (nginx hash sizes). */
 const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 
@@ -125,6 +141,7 @@ export function nginxConfig(input: EdgeConfigInput): string {
   const upstreams = input.upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
   const fallbackCsp = quote(FALLBACK_CSP);
   const root = release ? release.dir : `${prefix}/no-release`;
+  const cookieKey = dynamicCookiePattern(input.dynamicCookies);
 
   // Everything nginx serves itself first asks: is this request one the files answer? Else Node.
   const toNode = [
@@ -222,15 +239,15 @@ ${siteHosts.join('\n')}
   }
   map $args $edge_dynamic_args {
     default 0;
-${params.length ? `    ${regexKey(`(?:^|&)(?:${params.map(escapeRe).join('|')})(?:=|&|$)`)} 1;\n` : ''}    "~%" 1;
+    ${regexKey(dynamicArgsPattern(params))} 1;
   }
   map $http_cookie $edge_dynamic_cookie {
     default 0;
-${input.dynamicCookies.length ? `    ${regexKey(`(?:^|;\\s*)(?:${input.dynamicCookies.map(escapeRe).join('|')})=`)} 1;\n` : ''}  }
-  # A target Node refuses or reads differently (encoded bytes, dot segments, empty segments, backslashes).
+${cookieKey ? `    ${regexKey(cookieKey)} 1;\n` : ''}  }
+  # A target Node refuses or reads differently: Node decides.
   map $request_uri $edge_odd_target {
     default 0;
-    "~(?:%|//|/\\.|\\x5c)" 1;
+    ${regexKey(ODD_TARGET_PATTERN)} 1;
   }
   map "$request_method $edge_dynamic_args$edge_dynamic_cookie$edge_odd_target $http_x_forwarded_proto" $edge_bypass {
     default 1;
