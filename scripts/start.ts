@@ -56,7 +56,8 @@ export async function prepareLocal(): Promise<LocalPreparation> {
 
 /** The lines after the site addresses: the local editor password and how to revalidate. */
 export function printLocalHints(port: number, localEditor: boolean): void {
-  printLocalHints(port, localEditor);
+  if (localEditor) console.log(`  editor area: password ${LOCAL_EDITOR_PASSWORD} (a local demo value; set EDITOR_PASSWORD_HASH to choose one)`);
+  if (process.env.REVALIDATE_SECRET === LOCAL_REVALIDATE_SECRET) console.log(`  revalidate: curl -X POST -H 'x-revalidate-secret: ${LOCAL_REVALIDATE_SECRET}' http://localhost:${port}/api/revalidate`);
 }
 
 async function main() {
