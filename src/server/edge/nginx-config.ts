@@ -289,6 +289,8 @@ ${upstreams}
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
+      # The client's address, overwritten (never appended to what a client sent).
+      proxy_set_header X-Forwarded-For $remote_addr;
       proxy_redirect off;
       # A killed or restarting instance: the request goes to the next one (never a POST once sent).
       proxy_next_upstream error timeout;
