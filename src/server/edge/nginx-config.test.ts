@@ -51,9 +51,10 @@ describe('nginxConfig', () => {
 
   it('sends the security headers on what nginx serves itself, and everything else to the upstreams with retries on a connection failure', () => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(conf).toContain(`add_header ${name} ${quote(value)} always;`);
-    expect(conf).toContain('server 127.0.0.1:4320 max_fails=1 fail_timeout=2s;');
-    expect(conf).toContain('server 127.0.0.1:4319 max_fails=1 fail_timeout=2s;');
+    expect(conf).toContain('server 127.0.0.1:4320 max_fails=3 fail_timeout=5s;');
+    expect(conf).toContain('server 127.0.0.1:4319 max_fails=3 fail_timeout=5s;');
     expect(conf).toContain('proxy_next_upstream error timeout;');
+    expect(conf).toContain('keepalive_timeout 4s;');
     expect(conf).not.toMatch(/non_idempotent/);
     expect(conf).toContain('try_files $uri/index.html @app;');
     expect(conf).toContain('listen 127.0.0.1:4321 default_server;');

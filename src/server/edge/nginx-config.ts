@@ -138,7 +138,9 @@ export function nginxConfig(input: EdgeConfigInput): string {
   }
   const routeCount = fingerprints.length;
   const user = input.user ? `user ${input.user};\n` : '';
-  const upstreams = input.upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
+  // An instance is left out for 5 s after 3 failed connections (a killed one is refused at once,
+  // and the request goes to the next meanwhile); one slow answer under load does not take it out.
+  const upstreams = input.upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;`).join('\n');
   const fallbackCsp = quote(FALLBACK_CSP);
   const root = release ? release.dir : `${prefix}/no-release`;
   const cookieKey = dynamicCookiePattern(input.dynamicCookies);
@@ -278,6 +280,9 @@ ${csps.map((c, i) => `    ${i} ${quote(c)};`).join('\n')}
   upstream komax_app {
 ${upstreams}
     keepalive 64;
+    # Below Node's keep-alive timeout (5 s): nginx never sends a request (a POST, which it would
+    # not retry) on a connection Node is closing.
+    keepalive_timeout 4s;
   }
 
   server {
