@@ -1,4 +1,4 @@
-// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229]
+// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229] [-- --edge]
 // Mixed traffic against the real server on loopback, with the emulators behind it: 70 % prerendered
 // pages across the hosts and locales of the live release, 20 % search API (search and suggest,
 // varied queries), 10 % on-demand answers (404s of ever new paths, redirects, customer-area
@@ -190,8 +190,28 @@ const hostHeader = (host: string) => `${host}:${PORT}`;
 // 3. The server, and one probe of every planned request: the answer it must give under load.
 // --inspect Q: the server's inspector on 127.0.0.1:Q (heap snapshots, CPU profiles while it runs).
 const inspect = arg('inspect', '');
-const server = spawnServer({ root, dist, port: PORT, execArgv: inspect ? [`--inspect=127.0.0.1:${inspect}`] : [] });
-children.push(server);
+// --edge: the same load through nginx in front of WORKERS instances (default 2) on P-5, P-6, … (scripts/edge.ts).
+const EDGE = flag('edge');
+let serverPids: (number | undefined)[];
+let closeEdge: (() => Promise<void>) | null = null;
+if (EDGE) {
+  const { startCluster } = await import('../edge.ts');
+  const { ensureNginx } = await import('../system-package.ts');
+  const workers = Number(process.env.WORKERS ?? 2);
+  const cluster = await startCluster({
+    root, dist, nginxPath: ensureNginx(), prefix: join(work, 'edge'), port: PORT, workers,
+    upstreamPorts: Array.from({ length: workers }, (_, i) => PORT - 5 - i),
+    env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, quiet: true,
+  });
+  closeEdge = cluster.close;
+  process.on('exit', () => { for (const i of cluster.instances) i.process.kill('SIGTERM'); cluster.edge.process.kill('SIGQUIT'); });
+  serverPids = cluster.instances.map((i) => i.process.pid);
+  console.log(`edge: nginx on ${PORT} in front of ${workers} instances (${cluster.instances.map((i) => i.port).join(', ')})`);
+} else {
+  const server = spawnServer({ root, dist, port: PORT, execArgv: inspect ? [`--inspect=127.0.0.1:${inspect}`] : [] });
+  children.push(server);
+  serverPids = [server.pid];
+}
 const base = `http://127.0.0.1:${PORT}`;
 await waitFor(`${base}/en`, { host: hostHeader(mainHost) });
 
@@ -310,13 +330,14 @@ const opts = { url: base, connections: CONNECTIONS, requests, setupClient, timeo
 
 // ---------------------------------------------------------------------------------------------
 // 5. Warm-up, then the measured run with the server's RSS sampled every second.
-const rss = (): number => rssMiB(server.pid) ?? Number.NaN;
+/** RSS of the Node server(s): the sum over the instances with --edge. */
+const rss = (): number => serverPids.reduce<number>((n, pid) => n + (rssMiB(pid) ?? Number.NaN), 0);
 const rssIdle = rss();
 const hostCount = new Set(okPages.map((p) => p.host)).size;
 const localeCount = new Set(okPages.map((p) => `${p.host}/${p.path.split('/')[1]}`)).size;
 console.log(`machine: ${cpus().length} cores, load ${loadNow()} (load generator and server share them: figures under load > 1.5 are not comparable)`);
 console.log(`release ${release.split('/').pop()}: ${okPages.length} prerendered pages over ${hostCount} hosts and ${localeCount} host × locale trees; ${okSearches.length} search/suggest requests; ${okOnDemand.length} on-demand requests (404s, redirects, customer-area shells)`);
-console.log(`server pid ${server.pid}; warm-up: ${WARMUP} s at ${CONNECTIONS} connections…`);
+console.log(`server pid ${serverPids.join(', ')}; warm-up: ${WARMUP} s at ${CONNECTIONS} connections…`);
 if (WARMUP > 0) {
   const w = autocannon({ ...opts, duration: WARMUP });
   track(w);
@@ -384,4 +405,5 @@ console.log(`machine load (1 min) ${load0} → ${load1}`);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 console.log(`\ntargets: 0 errors → ${errorTotal} (${met(errorTotal === 0)}); p99 < ${TARGET_P99_MS} ms → ${all.latency.percentile(99)} ms (${met(all.latency.percentile(99) < TARGET_P99_MS)}); RSS flat after warm-up (end ≤ middle + ${TARGET_RSS_GROWTH * 100} %) → ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (${met(growth <= TARGET_RSS_GROWTH)})`);
 if (perMinute.length) console.log(`\nper minute:\n${perMinute.join('\n')}`);
+await closeEdge?.();
 process.exit(0);

@@ -1,38 +1,51 @@
-// npm run bench:serve [-- --duration 20] [-- --connections 100] [-- --prerender]
-// Serves the SAME prerendered tree (the live release of dist/static, host localhost) with our
-// server and with nginx on loopback and loads both with autocannon: requests/s and p99 latency
-// per server and their ratio. Builds (and prerenders, with the emulators) only when dist/ has no
-// release yet. Then both again at one fixed rate (half the slower one's maximum): the latency of a
-// request when neither is saturated. Never fails on a number.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// npm run bench:serve [-- --duration 10] [-- --connections 50] [-- --threads 2] [-- --prerender]
+// Serves the SAME prerendered tree (the live release of dist/static, host localhost) three ways and
+// loads each with wrk (a native load generator: a Node one saturates below what nginx serves and
+// would measure itself): our Node server alone, nginx alone on the tree (a plain static config),
+// and the edge (npm run start:edge: nginx from the generated configuration in front of WORKERS
+// instances, default 2). Prints requests/s, p50/p99 and the servers' CPU per request (from /proc,
+// before and after, every process of the server: nginx's master and workers, the instances),
+// with the machine's load. Builds (and prerenders, with the emulators) only when dist/ has no
+// release yet. Never fails on a number.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
 import { hasPublishedRelease } from '../../src/server/startup.ts';
 import { SECURITY_HEADERS } from '../../src/server/headers.ts';
+import { ensureNginx, ensureWrk } from '../system-package.ts';
+import { startCluster, type RunningCluster } from '../edge.ts';
 import { arg, loadNow, pad, spawnServer, waitFor } from './common.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const DURATION = Number(arg('duration', '20'));
-const CONNECTIONS = Number(arg('connections', '100'));
+const DURATION = Number(arg('duration', '10'));
+const CONNECTIONS = Number(arg('connections', '50'));
+const THREADS = Number(arg('threads', '2'));
 const OUR_PORT = Number(arg('port', '6300'));
 const NGINX_PORT = OUR_PORT + 1;
-/** A few pages of the main site, a payload: the same list on both servers. */
+const EDGE_PORT = OUR_PORT + 5;
+const WORKERS = Number(process.env.WORKERS ?? 2);
+/** A few pages of the main site, a payload: the same list on every server. */
 const PATHS = ['/en', '/en/about-us', '/en/about-us/history', '/de-ch', '/en/about-us/_payload.json'];
-// nginx-light has no brotli module: both sides are asked for gzip (precompressed siblings on both).
+// nginx-light has no brotli module: every server is asked for gzip (precompressed siblings on all).
 const HEADERS = { host: 'localhost', 'accept-encoding': 'gzip' };
 
 const children: ChildProcess[] = [];
+let cluster: RunningCluster | null = null;
 const work = mkdtempSync(join(tmpdir(), 'komax-bench-serve-'));
 const cleanup = () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const i of cluster?.instances ?? []) i.process.kill('SIGTERM');
+  cluster?.edge.process.kill('SIGQUIT');
   rmSync(work, { recursive: true, force: true });
 };
 process.on('exit', cleanup);
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
+
+const wrk = ensureWrk();
+const nginx = ensureNginx();
 
 // 1. The app and a release to serve.
 const dist = distDir(root);
@@ -51,35 +64,15 @@ const release = realpathSync(join(dist, 'static/live'));
 const hostTree = join(release, 'localhost');
 console.log(`serving ${hostTree}`);
 
-// 2. Our server in a process of its own (autocannon must not share its event loop).
+// 2. Our server in a process of its own.
 const ours = spawnServer({ root, dist, port: OUR_PORT });
 children.push(ours);
 
-// 3. nginx over the same tree (installed from Debian when missing and we are root).
-function findNginx(): string | null {
-  const which = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx 2>/dev/null'], { encoding: 'utf8' });
-  const path = which.stdout.trim().split('\n')[0];
-  return path || null;
-}
-let nginx = findNginx();
-let nginxPid: number | null = null;
-if (!nginx) {
-  if (process.getuid?.() === 0) {
-    console.log('nginx: not installed, installing Debian nginx-light (apt-get)…');
-    try {
-      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-      execFileSync('apt-get', ['install', '-y', '-qq', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    } catch (err) {
-      console.warn(`nginx: install failed (${(err as Error).message}); measuring our server only`);
-    }
-    nginx = findNginx();
-  } else {
-    console.warn('nginx: not installed and not root (apt-get install nginx-light needs root); measuring our server only');
-  }
-}
-if (nginx) {
-  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, d));
-  writeFileSync(join(work, 'nginx.conf'), `
+// 3. nginx alone over the same tree: what a production nginx in front of these files would do
+//    (the precompressed siblings, file descriptors cached, the same security headers, Vary).
+for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, d));
+writeFileSync(join(work, 'nginx.conf'), `
+${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes auto;
 daemon off;
 pid ${work}/nginx.pid;
@@ -97,8 +90,6 @@ http {
   scgi_temp_path ${work}/scgi;
   types { text/html html; application/json json; text/javascript js; text/css css; application/xml xml; text/plain txt; image/svg+xml svg; }
   default_type application/octet-stream;
-  # What a production nginx in front of these files would do: the precompressed siblings, file
-  # descriptors and metadata cached, the same security headers as ours, Vary on the coding.
   gzip_static on;
   gzip_vary on;
   open_file_cache max=10000 inactive=60s;
@@ -115,17 +106,19 @@ ${Object.entries(SECURITY_HEADERS).map(([k, v]) => `  add_header ${k} "${v.repla
   }
 }
 `);
-  const proc = spawn(nginx, ['-p', work, '-c', join(work, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
-  children.push(proc);
-  nginxPid = proc.pid ?? null;
-}
+const plain = spawn(nginx, ['-p', work, '-c', join(work, 'nginx.conf'), '-e', join(work, 'error.log')], { stdio: ['ignore', 'inherit', 'inherit'] });
+children.push(plain);
+
+// 4. The edge: the generated configuration in front of WORKERS instances.
+cluster = await startCluster({ root, dist, nginxPath: nginx, prefix: join(work, 'edge'), port: EDGE_PORT, workers: WORKERS, env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, quiet: true });
 
 await waitFor(`http://127.0.0.1:${OUR_PORT}/en`, HEADERS);
-if (nginx) await waitFor(`http://127.0.0.1:${NGINX_PORT}/en`, HEADERS);
+await waitFor(`http://127.0.0.1:${NGINX_PORT}/en`, HEADERS);
+await waitFor(`http://127.0.0.1:${EDGE_PORT}/en`, HEADERS);
 
-// 4. The same check on both: each path answers 200, gzip-encoded, with the same bytes (the same .gz sibling).
+// 5. The same check on all: each path answers 200, gzip-encoded, with the same bytes (the same .gz sibling).
 const sent = new Map<string, number>();
-for (const [name, port] of [['ours', OUR_PORT], ...(nginx ? [['nginx', NGINX_PORT]] : [])] as const) {
+for (const [name, port] of [['ours', OUR_PORT], ['nginx', NGINX_PORT], ['edge', EDGE_PORT]] as const) {
   for (const p of PATHS) {
     const res = await fetch(`http://127.0.0.1:${port}${p}`, { headers: HEADERS });
     const bytes = Number(res.headers.get('content-length'));
@@ -135,16 +128,13 @@ for (const [name, port] of [['ours', OUR_PORT], ...(nginx ? [['nginx', NGINX_POR
     sent.set(p, bytes);
   }
 }
-console.log(`gzip bytes per path (both sides): ${PATHS.map((p) => `${p} ${sent.get(p)}`).join(', ')}`);
+console.log(`gzip bytes per path (all three): ${PATHS.map((p) => `${p} ${sent.get(p)}`).join(', ')}`);
 
-interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: number; non2xx: number; load: string; cpuUs: number | null }
+interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: string; load: string; cpuUs: number | null }
 
-/**
- * CPU time (user + system, ms) of a process and its children (nginx's workers), from /proc: the
- * server's cost per request, which a shared machine's load does not change much. Null off Linux.
- */
-function cpuMs(pid: number | null): number | null {
-  if (pid === null) return null;
+/** CPU time (user + system, ms) of a process and its descendants (nginx's workers), from /proc; null off Linux. */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
   try {
     const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -154,43 +144,59 @@ function cpuMs(pid: number | null): number | null {
     return null;
   }
 }
-async function load(server: string, port: number, pid: number | null, overallRate?: number): Promise<Row> {
-  // A short warm-up (caches, JIT), then the measured run.
-  await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: 2, headers: HEADERS, requests: PATHS.map((path) => ({ method: 'GET', path })) });
+const cpuOf = (pids: (number | undefined)[]): number | null => pids.reduce<number | null>((n, p) => (n === null ? null : ((c) => (c === null ? null : n + c))(cpuMs(p))), 0);
+
+/** A wrk script: the paths in turn (each thread from its own start), the Host and Accept-Encoding of HEADERS. */
+const script = join(work, 'paths.lua');
+writeFileSync(script, `
+local paths = { ${PATHS.map((p) => JSON.stringify(p)).join(', ')} }
+local i = 0
+wrk.headers["Host"] = "${HEADERS.host}"
+wrk.headers["Accept-Encoding"] = "${HEADERS['accept-encoding']}"
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+`);
+
+/** wrk's "50%  1.23ms" style durations in ms. */
+const ms = (v: string, unit: string) => Number(v) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 } as Record<string, number>)[unit]!;
+function runWrk(port: number, seconds: number, connections: number): { rps: number; p50: number; p99: number; mbps: number; requests: number; errors: string } {
+  const run = spawnSync(wrk, ['-t', String(THREADS), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`], { encoding: 'utf8' });
+  const out = run.stdout;
+  const pct = (p: string) => { const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)`, 'm').exec(out); return m ? ms(m[1]!, m[2]!) : Number.NaN; };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
+  const errors = [/Socket errors:[^\n]*/.exec(out)?.[0], /Non-2xx or 3xx responses: \d+/.exec(out)?.[0]].filter(Boolean).join('; ') || '0';
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50: pct('50'), p99: pct('99'), requests, errors,
+    mbps: transfer ? Number(transfer[1]) * ({ B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 } as Record<string, number>)[transfer[2]!]! : 0,
+  };
+}
+
+function load(server: string, port: number, pids: (number | undefined)[]): Row {
+  // A short warm-up (caches, JIT, nginx's open-file cache), then the measured run.
+  runWrk(port, 2, 10);
   const before = loadNow();
-  const cpuBefore = cpuMs(pid);
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: HEADERS,
-    requests: PATHS.map((path) => ({ method: 'GET', path })),
-    ...(overallRate ? { overallRate } : {}),
-  });
-  return { server, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1048576, errors: r.errors + r.timeouts, non2xx: r.non2xx, load: `${before}→${loadNow()}`,
-    cpuUs: cpuBefore === null ? null : Math.round(((cpuMs(pid) ?? cpuBefore) - cpuBefore) * 1000 / r.requests.total) };
+  const cpuBefore = cpuOf(pids);
+  const r = runWrk(port, DURATION, CONNECTIONS);
+  const cpuAfter = cpuOf(pids);
+  return { server, rps: r.rps, p50: r.p50, p99: r.p99, mbps: r.mbps, errors: r.errors, load: `${before}→${loadNow()}`,
+    cpuUs: cpuBefore === null || cpuAfter === null || !r.requests ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / r.requests) };
 }
 
-console.log(`machine: ${cpus().length} cores, load ${loadNow()} (autocannon needs one core; numbers under load > 1.5 are not comparable)`);
-console.log(`autocannon: ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip on both: nginx-light has no brotli)`);
-const rows: Row[] = [await load('ours (node)', OUR_PORT, ours.pid ?? null)];
-if (nginx) rows.push(await load('nginx-light', NGINX_PORT, nginxPid));
-// At 100 connections both servers are saturated, and a closed loop's latency is then the queue:
-// connections / (requests/s) (100 / 4,500 ≈ 22 ms), whatever the server. So the same load again
-// at a fixed rate both sustain (half the slower one's maximum): the latency of a request itself.
-const rate = Math.round(Math.min(...rows.map((r) => r.rps)) / 2 / 100) * 100;
-const paced: Row[] = [await load('ours (node)', OUR_PORT, ours.pid ?? null, rate)];
-if (nginx) paced.push(await load('nginx-light', NGINX_PORT, nginxPid, rate));
-
-console.log(`\n${pad('server', 14)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}${pad('CPU µs/req', 12)}${pad('errors/non-2xx', 16)}load (1 min, before→after)`);
-const line = (r: Row) => console.log(`${pad(r.server, 14)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(r.mbps.toFixed(1), 8)}${pad(String(r.cpuUs ?? '–'), 12)}${pad(`${r.errors}/${r.non2xx}`, 16)}${r.load}`);
-console.log(`as fast as each can (${CONNECTIONS} connections, closed loop):`);
-rows.forEach(line);
-console.log(`at ${rate} requests/s for both (${CONNECTIONS} connections, paced):`);
-paced.forEach(line);
-if (rows[1]) {
-  const ratio = rows[0]!.rps / rows[1].rps;
-  console.log(`\nours / nginx: ${ratio.toFixed(2)}× the requests/s; p99 ${rows[0]!.p99} ms vs ${rows[1].p99} ms saturated, ${paced[0]!.p99} ms vs ${paced[1]!.p99} ms at ${rate} requests/s`);
-  console.log(`targets: ≥ 0.5× nginx (${ratio >= 0.5 ? 'met' : 'NOT met'}), p99 < 10 ms (saturated: ${rows[0]!.p99 < 10 ? 'met' : 'NOT met'}; paced: ${paced[0]!.p99 < 10 ? 'met' : 'NOT met'})`);
-}
+console.log(`machine: ${cpus().length} cores, load ${loadNow()} (wrk shares the cores with the servers; numbers under a load above the core count are not comparable)`);
+console.log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip everywhere: nginx-light has no brotli)`);
+const rows: Row[] = [
+  load('ours (node)', OUR_PORT, [ours.pid]),
+  load('nginx alone', NGINX_PORT, [plain.pid]),
+  load(`edge (nginx + ${WORKERS} node)`, EDGE_PORT, [cluster.edge.process.pid, ...cluster.instances.map((i) => i.process.pid)]),
+];
+console.log(`\n${pad('server', 24)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}${pad('CPU µs/req', 12)}${pad('errors', 10)}load (1 min, before→after)`);
+for (const r of rows) console.log(`${pad(r.server, 24)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}${pad(r.mbps.toFixed(1), 8)}${pad(String(r.cpuUs ?? '–'), 12)}${pad(r.errors, 10)}${r.load}`);
+const [node, alone, edge] = rows as [Row, Row, Row];
+const ratio = (a: Row) => a.rps / alone.rps;
+console.log(`\nedge / nginx alone: ${ratio(edge).toFixed(2)}× the requests/s (target ≥ 0.9: ${ratio(edge) >= 0.9 ? 'met' : 'NOT met'})`);
+console.log(`node alone / nginx alone: ${ratio(node).toFixed(2)}× (target ≥ 0.3: ${ratio(node) >= 0.3 ? 'met' : 'NOT met'}); CPU per static request ${node.cpuUs ?? '–'} µs (target ≤ 30: ${node.cpuUs !== null && node.cpuUs <= 30 ? 'met' : 'NOT met'})`);
+console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
 process.exit(0);

@@ -61,6 +61,13 @@ describe('valid values', () => {
     });
   });
 
+  it('configure the edge: how many instances, which nginx', () => {
+    expect(parseServerEnv({ WORKERS: '3', NGINX_PATH: '/opt/nginx/sbin/nginx' })).toMatchObject({ WORKERS: 3, NGINX_PATH: '/opt/nginx/sbin/nginx' });
+    expect(parseServerEnv({}).WORKERS).toBeUndefined();
+    expect(errorOf({ WORKERS: '0' }).message).toMatch(/WORKERS must be at least 1/);
+    expect(errorOf({ WORKERS: 'two' }).message).toMatch(/WORKERS must be a whole number/);
+  });
+
   it('give the upstream timeouts to the service configs', () => {
     const env = parseServerEnv({ CATALOGUE_ENDPOINT: 'http://pim.example/graphql', UPSTREAM_CONNECT_TIMEOUT_MS: '1500', UPSTREAM_TIMEOUT_MS: '8000' });
     expect(contentConfig(env)).toEqual({ endpoint: 'http://127.0.0.1:4100/graphql', connectTimeoutMs: 1500, timeoutMs: 8000 });

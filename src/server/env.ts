@@ -31,6 +31,10 @@ export const ServerEnvSchema = v.object({
   HOST: v.optional(v.string(), '127.0.0.1'),
   PORT: v.optional(Port, '4321'),
   PUBLIC_PORT: v.optional(v.string()),
+  /** npm run start:edge: how many Node instances behind nginx (default: one per core). */
+  WORKERS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('WORKERS must be a whole number'), v.minValue(1, 'WORKERS must be at least 1'), v.maxValue(64, 'WORKERS must be at most 64'))),
+  /** npm run start:edge: the nginx to run (default: Debian's nginx-light, installed when missing). */
+  NGINX_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'NGINX_PATH must name the nginx program'))),
   REVALIDATE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'REVALIDATE_SECRET must be at least 16 characters'))),
   COOKIE_CONSENT_SCRIPT_URL: v.optional(Url('COOKIE_CONSENT_SCRIPT_URL')),
   COOKIE_CONSENT_ID: v.optional(v.string()),

@@ -1,0 +1,59 @@
+// The edge topology on one machine: WORKERS Node instances (src/server/main.ts, each on its own
+// loopback port, over the same DIST_DIR) behind nginx (src/server/edge/). Used by
+// npm run start:edge, the serving benchmarks and the edge e2e spec.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
+
+export interface Instance {
+  port: number;
+  process: ChildProcess;
+  /** Resolves once the process has exited. */
+  exited: Promise<void>;
+}
+
+/** One Node instance: `node src/server/main.ts` with its own PORT (the rest of the environment shared). */
+export function spawnInstance(opts: { root: string; dist: string; port: number; env?: Record<string, string | undefined>; quiet?: boolean }): Instance {
+  const child = spawn(process.execPath, [join(opts.root, 'src/server/main.ts')], {
+    cwd: opts.root,
+    env: { ...process.env, ...opts.env, DIST_DIR: opts.dist, PORT: String(opts.port), HOST: '127.0.0.1' },
+    stdio: ['ignore', opts.quiet ? 'ignore' : 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  return { port: opts.port, process: child, exited };
+}
+
+export interface RunningCluster {
+  instances: Instance[];
+  edge: RunningEdge;
+  close(): Promise<void>;
+}
+
+/**
+ * `workers` instances on the ports below the edge's (`port - 1`, `port - 2`, …) and nginx on
+ * `port`; resolves once all listen. The instances get PUBLIC_PORT = the edge's port, so what they
+ * render names the address visitors use.
+ */
+export async function startCluster(opts: {
+  root: string; dist: string; nginxPath: string; prefix: string;
+  host?: string; port: number; workers: number; upstreamPorts?: number[];
+  env?: Record<string, string | undefined>; quiet?: boolean;
+}): Promise<RunningCluster> {
+  const host = opts.host ?? '127.0.0.1';
+  const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
+  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), ...opts.env }, quiet: opts.quiet }));
+  const close = async () => {
+    await edge?.close();
+    for (const i of instances) if (i.process.exitCode === null && i.process.signalCode === null) i.process.kill('SIGTERM');
+    await Promise.all(instances.map((i) => i.exited));
+  };
+  let edge: RunningEdge | undefined;
+  try {
+    await Promise.all(instances.map((i) => waitForPort('127.0.0.1', i.port, i.exited)));
+    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { instances, edge, close };
+}

@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FALLBACK_CSP, SECURITY_HEADERS, withHeaderOnlyDirectives } from '../headers.ts';
+import { DELIVERY } from '../prerender/policies.ts';
+import { findProgram } from '../../../scripts/system-package.ts';
+import { dynamicArgsPattern, dynamicCookiePattern, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';
+
+const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc='";
+const input = (over: Partial<EdgeConfigInput> = {}): EdgeConfigInput => ({
+  release: {
+    id: 'mx00000000abcd',
+    dir: '/srv/dist/static/releases/mx00000000abcd',
+    main: 'localhost',
+    hosts: {
+      localhost: { '/en': { fingerprint: 'fpEn', csp: PAGE_CSP }, '/en/about-us': { fingerprint: 'fpAbout', csp: PAGE_CSP }, '/en/plain': { fingerprint: 'fpPlain', csp: null } },
+      'events.localhost': { '/en': { fingerprint: 'fpEvents', csp: PAGE_CSP } },
+    },
+  },
+  listen: { host: '127.0.0.1', port: 4321 },
+  upstreams: [4320, 4319],
+  clientDir: '/srv/dist/client',
+  prefix: '/srv/.edge/4321',
+  dynamicParams: DELIVERY.dynamicParams,
+  dynamicCookies: DELIVERY.dynamicCookies,
+  ...over,
+});
+
+describe('nginxConfig', () => {
+  const conf = nginxConfig(input());
+
+  it('maps each site host and its subdomains to its tree of the release, unknown hosts to Node', () => {
+    expect(conf).toContain('    .localhost "localhost";');
+    expect(conf).toContain('    .events.localhost "events.localhost";');
+    expect(conf).toMatch(/map \$host \$edge_site \{\n {4}hostnames;\n {4}default "";/);
+    expect(conf).toContain('root /srv/dist/static/releases/mx00000000abcd/$edge_site;');
+  });
+
+  it('gives each prerendered route its fingerprint and its own CSP with the header-only directives; a page without one the fallback', () => {
+    expect(conf).toContain('"localhost/en/about-us" "fpAbout";');
+    expect(conf).toContain('"events.localhost/en" "fpEvents";');
+    const cspLine = (n: string) => new RegExp(`"localhost${n}" (\\d+);`).exec(conf)![1];
+    const headerOf = (i: string) => new RegExp(`\\n {4}${i} "([^\\n]*)";`).exec(conf)![1]!.replace(/\\"/g, '"');
+    expect(headerOf(cspLine('/en/about-us')!)).toBe(withHeaderOnlyDirectives(PAGE_CSP));
+    expect(headerOf(cspLine('/en/plain')!)).toBe(FALLBACK_CSP);
+    // Distinct policies are written once.
+    expect(cspLine('/en')).toBe(cspLine('/en/about-us'));
+  });
+
+  it('sends the security headers on what nginx serves itself, and everything else to the upstreams with retries on a connection failure', () => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(conf).toContain(`add_header ${name} ${quote(value)} always;`);
+    expect(conf).toContain('server 127.0.0.1:4320 max_fails=3 fail_timeout=5s;');
+    expect(conf).toContain('server 127.0.0.1:4319 max_fails=3 fail_timeout=5s;');
+    expect(conf).toContain('proxy_next_upstream error timeout;');
+    expect(conf).toContain('keepalive_timeout 4s;');
+    expect(conf).not.toMatch(/non_idempotent/);
+    expect(conf).toContain('try_files $uri/index.html @app;');
+    expect(conf).toContain('listen 127.0.0.1:4321 default_server;');
+  });
+
+  it('serves nothing itself without a release', () => {
+    const none = nginxConfig(input({ release: null }));
+    expect(none).not.toContain('.localhost');
+    expect(none).toContain('proxy_pass http://komax_app;');
+  });
+
+  it('refuses a configuration without upstreams', () => {
+    expect(() => nginxConfig(input({ upstreams: [] }))).toThrow(/at least one upstream/);
+  });
+
+  it('writes a literal dollar sign and quotes so nginx reads them as text', () => {
+    expect(quote('a "b" $c\\')).toBe('"a \\"b\\" ${edge_dollar}c\\\\"');
+    expect(() => quote('a\nb')).toThrow(/line break/);
+  });
+});
+
+describe('the dynamic-request patterns', () => {
+  const args = new RegExp(dynamicArgsPattern(DELIVERY.dynamicParams));
+  const cookie = new RegExp(dynamicCookiePattern(DELIVERY.dynamicCookies)!);
+
+  it('find a query the policies make dynamic, as DELIVERY.isDynamic does', () => {
+    for (const query of [...DELIVERY.dynamicParams.flatMap((p) => [`${p}=1`, `a=b&${p}`, `${p}=`, `x=1&${p}=2&y=3`]), 'utm_source=x', 'pagex=1', 'xpage=1', 'q1=a']) {
+      expect(args.test(query), query).toBe(DELIVERY.isDynamic(new URLSearchParams(query), undefined));
+    }
+    // An encoded name could be one of them once decoded: left to Node.
+    expect(args.test('%70age=2')).toBe(true);
+  });
+
+  it('find a cookie the policies make dynamic, as DELIVERY.hasDynamicCookie does', () => {
+    for (const header of [...DELIVERY.dynamicCookies.flatMap((c) => [`${c}=1`, `a=b; ${c}=`, `a=b;${c}=x`]), 'other=1', `x${DELIVERY.dynamicCookies[0]}=1`]) {
+      expect(cookie.test(header), header).toBe(DELIVERY.hasDynamicCookie(header));
+    }
+  });
+
+  it('leave odd request targets to Node', () => {
+    const odd = new RegExp(ODD_TARGET_PATTERN);
+    for (const t of ['/en/%2e%2e/x', '//en', '/en/./x', '/en/../x', '/en\\x']) expect(odd.test(t), t).toBe(true);
+    for (const t of ['/en/about-us', '/en/about-us?utm=1', '/']) expect(odd.test(t), t).toBe(false);
+  });
+});
+
+// nginx itself checks the configuration where it is installed (npm run start:edge installs it).
+const nginx = process.env.NGINX_PATH ?? findProgram('nginx', ['/usr/sbin/nginx']);
+describe.skipIf(!nginx)('nginx -t', () => {
+  const prefix = mkdtempSync(join(tmpdir(), 'kmx-edge-conf-'));
+  afterAll(() => rmSync(prefix, { recursive: true, force: true }));
+
+  it('accepts the configuration', () => {
+    for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'tmp', d), { recursive: true });
+    writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(input({ prefix, user: process.getuid?.() === 0 ? 'root' : undefined })));
+    const run = spawnSync(nginx!, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { encoding: 'utf8' });
+    expect(run.stderr).toContain('test is successful');
+  });
+});

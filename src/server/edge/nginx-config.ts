@@ -1,0 +1,328 @@
+/**
+ * The nginx configuration of the edge (`npm run start:edge`), generated from one release: a pure
+ * function of the release's rules, the site configuration the server applies (security headers,
+ * the features' delivery policies) and where things are (release folder, build assets, upstream
+ * ports). The same decision the Node server makes per request (app-server.ts) is made here, so a
+ * request gets the same answer whichever of the two answers it:
+ *
+ * - a GET or HEAD of a route the release prerendered, for a known site host, without a query
+ *   parameter or cookie a feature's policy makes dynamic, without `X-Forwarded-Proto` and with a
+ *   plain request target: the file, its `.gz` sibling when accepted, the page's own CSP (from the
+ *   build meta, with the header-only directives), its fingerprint as ETag, the security headers;
+ * - a host's own files (payloads, build manifests, sitemap) and the build assets: the file;
+ * - anything else, and every miss: the Node upstreams, so on-demand pages, APIs, redirects and the
+ *   404 page are the app's. A connection failure is retried on the next upstream (idempotent
+ *   requests only: nginx never re-sends a POST it has sent).
+ *
+ * The routes and CSPs are per release, so the configuration is too: it names the release folder
+ * (not the `live` link), and the edge writes a new one and reloads nginx gracefully when `live`
+ * changes (edge/nginx.ts). A request is thus answered from one release, never a mix of two.
+ */
+import { SECURITY_HEADERS, FALLBACK_CSP, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from '../headers.ts';
+
+/** One host's prerendered routes: path → fingerprint and CSP (the build meta's `routes`). */
+export type HostRoutes = Record<string, { fingerprint: string; csp: string | null }>;
+
+export interface EdgeRelease {
+  /** The release id (for the comment at the top, and to tell configurations apart). */
+  id: string;
+  /** Absolute folder of the release (`<static>/releases/<id>`): one tree per host below it. */
+  dir: string;
+  /** The main site's host (where unknown hosts go: left to Node). */
+  main: string | null;
+  /** Routes per site host. */
+  hosts: Record<string, HostRoutes>;
+}
+
+export interface EdgeConfigInput {
+  release: EdgeRelease | null;
+  /** Where nginx listens. */
+  listen: { host: string; port: number };
+  /** Loopback ports of the Node instances. */
+  upstreams: number[];
+  /** The build's assets (`dist/client`). */
+  clientDir: string;
+  /** nginx's own folder (pid, logs, temporary files): git-ignored, one per edge. */
+  prefix: string;
+  /** Query parameters and cookies that make a page dynamic (prerender/policies.ts DELIVERY). */
+  dynamicParams: readonly string[];
+  dynamicCookies: readonly string[];
+  /** The user the workers run as when nginx is started as root (nginx needs one then). */
+  user?: string;
+  /** Worker processes (default `auto`: one per core). */
+  workers?: number | 'auto';
+}
+
+/** Query parameters only a privileged request uses (app-server.ts OPERATOR_PARAMS): Node decides. */
+const OPERATOR_PARAMS = ['cache'];
+
+/**
+ * A double-quoted nginx string. nginx expands `$name` in most values and has no escape for `$`,
+ * so a literal `$` is written as `${edge_dollar}` (a variable that is a dollar sign).
+ */
+export function quote(value: string): string {
+  if (/[\r\n]/.test(value)) throw new Error(`A value for nginx has a line break: ${JSON.stringify(value)}`);
+  return `"${value.replace(/[\\"]/g, '\\$&').replace(/\$/g, '${edge_dollar}')}"`;
+}
+
+/** A map key (never expanded by nginx: only quotes and backslashes escaped). */
+const quoteKey = (key: string) => `"${key.replace(/[\\"]/g, '\\$&')}"`;
+
+/** A regex for a map key (a `~` key): quoted, its backslashes kept (nginx unescapes only `\\` and `\"`). */
+const regexKey = (re: string) => `"~${re.replace(/"/g, '\\"')}"`;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The query a policy makes dynamic (any of `params` as a name, with or without a value) or one
+ * with a percent-encoding (a name Node would decode): PCRE, the same in JavaScript.
+ */
+export function dynamicArgsPattern(params: readonly string[]): string {
+  return params.length ? `(?:^|&)(?:${params.map(escapeRe).join('|')})(?:=|&|$)|%` : '%';
+}
+
+/** A Cookie header carrying a cookie a policy makes dynamic (as prerender/policies.ts tests it); null: none. */
+export function dynamicCookiePattern(cookies: readonly string[]): string | null {
+  return cookies.length ? `(?:^|;\\s*)(?:${cookies.map(escapeRe).join('|')})=` : null;
+}
+
+/** A request target Node refuses or reads differently (encoded bytes, dot segments, empty segments, backslashes). */
+export const ODD_TARGET_PATTERN = '%|//|/\\.|\\x5c';
+
+/** A power of two at least `n` (nginx hash sizes). */
+const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
+
+/** The security headers, the CSP and the request id nginx adds to what it serves itself. */
+function staticHeaders(csp: string, extra: Record<string, string>): string[] {
+  const lines = Object.entries(SECURITY_HEADERS).map(([k, v]) => `add_header ${k} ${quote(v)} always;`);
+  lines.push(`add_header Content-Security-Policy ${csp} always;`);
+  for (const [k, v] of Object.entries(extra)) lines.push(`add_header ${k} ${v} always;`);
+  lines.push('add_header X-Request-Id $request_id always;');
+  return lines;
+}
+
+const indent = (lines: string[], n: number) => lines.map((l) => (l ? `${' '.repeat(n)}${l}` : l)).join('\n');
+
+/** The whole nginx.conf of the edge for one release (null: nothing published yet, Node answers all). */
+export function nginxConfig(input: EdgeConfigInput): string {
+  if (input.upstreams.length === 0) throw new Error('The edge needs at least one upstream');
+  const { release, prefix } = input;
+  const hosts = release ? Object.keys(release.hosts).sort() : [];
+  const params = [...new Set([...input.dynamicParams, ...OPERATOR_PARAMS])];
+
+  // Site host: an exact host or a subdomain of one (the longest wins), as resolveSiteHost does;
+  // an unknown host is left to Node (it answers it for the main site, or refuses it).
+  const siteHosts = hosts.map((h) => `    .${h} ${quoteKey(h)};`);
+
+  // CSP header values of the release, numbered (a few dozen distinct ones for ~9,000 routes).
+  const csps: string[] = [];
+  const cspIndex = new Map<string, number>();
+  const fingerprints: string[] = [];
+  const cspOfRoute: string[] = [];
+  let longestKey = 0;
+  for (const host of hosts) {
+    for (const [path, rule] of Object.entries(release!.hosts[host]!).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      // nginx matches map strings without regard to case; a route differing only in case is left to Node.
+      const key = `${host}${path}`;
+      longestKey = Math.max(longestKey, Buffer.byteLength(key));
+      const header = rule.csp ? withHeaderOnlyDirectives(rule.csp) : FALLBACK_CSP;
+      let n = cspIndex.get(header);
+      if (n === undefined) {
+        n = csps.length;
+        csps.push(header);
+        cspIndex.set(header, n);
+      }
+      fingerprints.push(`    ${quoteKey(key)} ${quote(rule.fingerprint)};`);
+      cspOfRoute.push(`    ${quoteKey(key)} ${n};`);
+    }
+  }
+  const routeCount = fingerprints.length;
+  const user = input.user ? `user ${input.user};\n` : '';
+  // An instance is left out for 5 s after 3 failed connections (a killed one is refused at once,
+  // and the request goes to the next meanwhile); one slow answer under load does not take it out.
+  const upstreams = input.upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=5s;`).join('\n');
+  const fallbackCsp = quote(FALLBACK_CSP);
+  const root = release ? release.dir : `${prefix}/no-release`;
+  const cookieKey = dynamicCookiePattern(input.dynamicCookies);
+
+  // Everything nginx serves itself first asks: is this request one the files answer? Else Node.
+  const toNode = [
+    'error_page 418 = @app;',
+    'if ($edge_bypass) { return 418; }',
+  ];
+  const page = [
+    // The path as asked, kept before try_files moves $uri to the index.html (the maps read it).
+    'set $edge_path $uri;',
+    ...toNode,
+    'if ($edge_fingerprint = "") { return 418; }',
+    `root ${root}/$edge_site;`,
+    // Our ETag is the page's fingerprint with the coding sent (as Node sends it: "<fp>-gzip" for
+    // the .gz); nginx's own (mtime-size) and Last-Modified are off, and an If-None-Match naming the
+    // page in any coding gets its 304 here.
+    'etag off;',
+    'if_modified_since off;',
+    'add_header Last-Modified "";',
+    'if ($edge_not_modified) { return 304; }',
+    'charset utf-8;',
+    ...staticHeaders('$edge_csp', { 'Cache-Control': quote(CACHE_HTML), ETag: '\'"$edge_fingerprint$edge_etag_coding"\'', 'X-Render': 'prerendered' }),
+    'try_files $uri/index.html @app;',
+  ];
+  const hostFile = (cache: string) => [
+    ...toNode,
+    'if ($edge_site = "") { return 418; }',
+    `root ${root}/$edge_site;`,
+    'charset utf-8;',
+    // Validated by nginx's ETag (mtime-size, not Node's size-mtime: both change with the file).
+    'if_modified_since off;',
+    'add_header Last-Modified "";',
+    ...staticHeaders(fallbackCsp, { 'Cache-Control': quote(cache) }),
+    'try_files $uri @app;',
+  ];
+  const asset = (cache: string) => [
+    'error_page 418 = @app;',
+    'if ($request_method !~ ^(?:GET|HEAD)$) { return 418; }',
+    `root ${input.clientDir};`,
+    ...staticHeaders(fallbackCsp, { 'Cache-Control': quote(cache) }),
+    'try_files $uri @app;',
+  ];
+
+  return `# Generated by src/server/edge/nginx-config.ts for release ${release?.id ?? '(none)'}: do not edit.
+${user}worker_processes ${input.workers ?? 'auto'};
+daemon off;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server_tokens off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${prefix}/tmp/body;
+  proxy_temp_path ${prefix}/tmp/proxy;
+  fastcgi_temp_path ${prefix}/tmp/fastcgi;
+  uwsgi_temp_path ${prefix}/tmp/uwsgi;
+  scgi_temp_path ${prefix}/tmp/scgi;
+  types {
+    text/html html;
+    application/json json;
+    application/xml xml;
+    text/plain txt;
+    text/javascript js mjs;
+    text/css css;
+    image/svg+xml svg;
+    image/png png;
+    image/x-icon ico;
+    image/webp webp;
+    image/avif avif;
+    font/woff2 woff2;
+    application/manifest+json webmanifest;
+  }
+  default_type application/octet-stream;
+  charset_types text/plain text/css text/javascript;
+  # The precompressed siblings the prerender and the build wrote (nginx-light has no brotli module:
+  # a client accepting br gets the .gz). Node compresses what it renders; nginx never compresses.
+  gzip off;
+  gzip_static on;
+  gzip_vary on;
+  open_file_cache max=20000 inactive=60s;
+  open_file_cache_valid 60s;
+  open_file_cache_errors on;
+  map_hash_max_size ${pow2(routeCount * 4 + 64)};
+  map_hash_bucket_size ${Math.max(256, pow2(longestKey + 16))};
+  client_max_body_size 64m;
+
+  geo $edge_dollar { default "$"; }
+
+  map $host $edge_site {
+    hostnames;
+    default "";
+${siteHosts.join('\n')}
+  }
+  map $args $edge_dynamic_args {
+    default 0;
+    ${regexKey(dynamicArgsPattern(params))} 1;
+  }
+  map $http_cookie $edge_dynamic_cookie {
+    default 0;
+${cookieKey ? `    ${regexKey(cookieKey)} 1;\n` : ''}  }
+  # A target Node refuses or reads differently: Node decides.
+  map $request_uri $edge_odd_target {
+    default 0;
+    ${regexKey(ODD_TARGET_PATTERN)} 1;
+  }
+  map "$request_method $edge_dynamic_args$edge_dynamic_cookie$edge_odd_target $http_x_forwarded_proto" $edge_bypass {
+    default 1;
+    "GET 000 " 0;
+    "HEAD 000 " 0;
+  }
+  map $sent_http_content_encoding $edge_etag_coding {
+    default "";
+    gzip "-gzip";
+  }
+  map "$http_if_none_match|$edge_fingerprint" $edge_not_modified {
+    default 0;
+    "~^\\"([^\\"]+?)(?:-gzip|-br)?\\"\\|\\1$" 1;
+  }
+  map "$edge_site$edge_path" $edge_fingerprint {
+    default "";
+${fingerprints.join('\n')}
+  }
+  map "$edge_site$edge_path" $edge_csp_n {
+    default "";
+${cspOfRoute.join('\n')}
+  }
+  map $edge_csp_n $edge_csp {
+    default ${fallbackCsp};
+${csps.map((c, i) => `    ${i} ${quote(c)};`).join('\n')}
+  }
+
+  upstream komax_app {
+${upstreams}
+    keepalive 64;
+    # Below Node's keep-alive timeout (5 s): nginx never sends a request (a POST, which it would
+    # not retry) on a connection Node is closing.
+    keepalive_timeout 4s;
+  }
+
+  server {
+    listen ${input.listen.host}:${input.listen.port} default_server;
+    server_name _;
+
+    location @app {
+      proxy_pass http://komax_app;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      # The client's address, overwritten (never appended to what a client sent).
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_redirect off;
+      # A killed or restarting instance: the request goes to the next one (never a POST once sent).
+      proxy_next_upstream error timeout;
+      proxy_next_upstream_tries ${input.upstreams.length + 1};
+      # An on-demand page's head (its CSP lists every hash its route may need) is larger than nginx's 4 KB default.
+      proxy_buffer_size 32k;
+      proxy_buffers 16 32k;
+      proxy_busy_buffers_size 64k;
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 120s;
+    }
+    location ^~ /_astro/ {
+${indent(asset(CACHE_IMMUTABLE), 6)}
+    }
+    location ~ ^/[^/]+\\.(?:svg|ico|png|txt|webmanifest)$ {
+${indent(asset('public, max-age=3600'), 6)}
+    }
+    location ^~ /builds/ {
+${indent(hostFile('no-cache'), 6)}
+    }
+    location ~ ^/(?:sitemap\\.xml|.+/_payload\\.json)$ {
+${indent(hostFile(CACHE_HTML), 6)}
+    }
+    location / {
+${indent(page, 6)}
+    }
+  }
+}
+`;
+}
