@@ -190,8 +190,8 @@ export function createRevalidation(opts: {
     return result;
   }
 
-  const limiter = rateLimiter(REVALIDATE_LIMITS.rateLimit!);
-  const wrongLimiter = rateLimiter(WRONG_SECRET_LIMIT);
+  const limiter = rateLimiter({ ...REVALIDATE_LIMITS.rateLimit!, name: 'revalidate' });
+  const wrongLimiter = rateLimiter({ ...WRONG_SECRET_LIMIT, name: 'revalidate-wrong-secret' });
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
@@ -203,7 +203,7 @@ export function createRevalidation(opts: {
     const secret = opts.env.REVALIDATE_SECRET;
     // Constant time (secret.ts): which budget a request counts against tells nothing of the secret but whether it matched, as the 401 does.
     const authorized = secretMatches(givenSecret(req.headers), secret);
-    const hit = (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
+    const hit = await (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
     if (!hit.allowed) {
       await send(res, rateLimited(hit.retryAfterSeconds, 'message'));
       return true;

@@ -54,6 +54,14 @@ type AnyHandler = (context: never) => Response | Promise<Response>;
 /** A handler that carries its declared limits. */
 export type LimitedHandler<C> = Handler<C> & { limits: EndpointLimits };
 
+/**
+ * The route a request matched (`/api/account/[field]`), so every endpoint counts apart in the
+ * shared store however its parameters vary; the path when Astro did not say (a test's context).
+ */
+function routeOf(context: { request: Request; routePattern?: string }): string {
+  return context.routePattern || new URL(context.request.url).pathname;
+}
+
 /** The 429 answer: a clear message and `Retry-After` in seconds. */
 export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code', extra: Record<string, unknown> = {}): Response {
   return new Response(errorBody(style, 'rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
@@ -66,14 +74,14 @@ export function rateLimited(retryAfterSeconds: number, style: ErrorStyle = 'code
  * The handler behind its limits: rate limit first (when the wrapper applies it), then the body's
  * headers. `limiter` for tests (default: one limiter per endpoint and process).
  */
-export function endpoint<C extends { request: Request; clientAddress?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
+export function endpoint<C extends { request: Request; clientAddress?: string; routePattern?: string }>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
   const rule = limits.rateLimit;
   const slots = limits.upload ? (uploadSlots ?? new UploadSlots()) : null;
-  const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter(rule)) : null;
+  const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter({ limit: rule.limit, windowMs: rule.windowMs, name: 'endpoint' })) : null;
   const extra = limits.answerFields ?? {};
   const wrapped = async (context: C): Promise<Response> => {
     if (own) {
-      const hit = own.hit(clientKey(context));
+      const hit = await own.hit(`${context.request.method} ${routeOf(context)}|${clientKey(context)}`);
       if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, limits.errorStyle, extra);
     }
     const refused = checkBodyHeaders(context.request, limits.body);

@@ -55,7 +55,7 @@ export function redisConnection(opts: RedisConnectionOptions): RedisConnection {
   let down = false;
   client.on('error', (err: Error) => {
     // Once per outage (the client retries every few seconds), not once per attempt.
-    if (!down) log.warn(`Redis at ${where} cannot be reached (${err.message}): editor sessions are refused with 503 until it answers`);
+    if (!down) log.warn(`Redis at ${where} cannot be reached (${err.message}): editor sessions are refused with 503, rate limits and idempotency keys are kept per instance until it answers`);
     down = true;
   });
   client.on('ready', () => {
