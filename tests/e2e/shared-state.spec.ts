@@ -30,7 +30,7 @@ async function startInstance(port: number): Promise<void> {
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: ROOT,
     env: {
-      ...process.env, CI: '1', PORT: String(port), DIST_DIR: dist, REDIS_URL: redis!.url, REVALIDATE_SECRET, LOG_LEVEL: 'warn', UPSTREAM_TIMEOUT_MS: '30000',
+      ...process.env, CI: '1', PORT: String(port), DIST_DIR: dist, REDIS_URL: redis!.url, REVALIDATE_SECRET, LOG_LEVEL: 'info', UPSTREAM_TIMEOUT_MS: '30000',
       // Both write the same pages (links to one public origin), whichever runs the queue.
       PUBLIC_PORT: String(A),
       CONTENT_ENDPOINT: emulators!.contentEndpoint, CATALOGUE_ENDPOINT: emulators!.catalogueEndpoint, SEARCH_INDEX_DIR: join(dist, 'search'),

@@ -54,21 +54,21 @@ export async function watchRelease(opts: {
   let seen = stateOf(opts.staticRoot, opts.searchDir);
   let checking: Promise<void> | null = null;
   let closed = false;
+  const look = async (): Promise<void> => {
+    const now = stateOf(opts.staticRoot, opts.searchDir);
+    if (now === seen || closed) return;
+    try {
+      await opts.reload();
+      seen = now;
+      log.info(`reloaded: release ${now.split('|')[0]} is live`);
+    } catch (err) {
+      log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`);
+    }
+  };
   const check = (): Promise<void> => {
-    // One look at a time; a message during a reload is covered by the next tick.
-    checking ??= (async () => {
-      try {
-        const now = stateOf(opts.staticRoot, opts.searchDir);
-        if (now === seen || closed) return;
-        await opts.reload();
-        seen = now;
-        log.info(`reloaded: release ${now.split('|')[0]} is live`);
-      } catch (err) {
-        log.error(`the new search index could not be loaded, the old one keeps serving: ${(err as Error).message}`);
-      } finally {
-        checking = null;
-      }
-    })();
+    // One look at a time; a message during a reload is covered by the next tick. (Cleared after
+    // the look settles, never inside it: a look that returns at once would clear it before it is set.)
+    if (!checking) checking = look().finally(() => { checking = null; });
     return checking;
   };
   const timer = setInterval(() => void check(), opts.intervalMs ?? 500);
