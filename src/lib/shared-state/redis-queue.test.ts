@@ -100,6 +100,8 @@ describe.skipIf('skip' in server)('the job queue with one writer in Redis (a rea
     const held = a.submit('x');
     await expect.poll(() => runs).toBe(1);
     const failing = b.submit('y');
+    // Queued while a holds the lock: a runs it next.
+    await expect.poll(() => raw.llen(`${p}q:queue`)).toBe(1);
     first.open();
     await held;
     await expect(failing).rejects.toMatchObject({ message: 'the content hub is down', status: 503 });
