@@ -79,7 +79,9 @@ export const ServerEnvSchema = v.object({
   PAGE_GRANT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'PAGE_GRANT_SECRET must be at least 32 characters'))),
   /**
    * Redis (or Valkey) holding what every instance must agree on: revoked editor sessions, used
-   * handoff tokens (src/server/shared-state.ts); unset, this process's memory (one instance only).
+   * handoff tokens, rate-limit counters, idempotency keys (src/server/shared-state.ts), the
+   * revalidation queue and its one writer, the "new release is live" signal (src/server/cluster/);
+   * unset, this process's memory (one instance only).
    */
   REDIS_URL: v.optional(v.pipe(v.string(), v.url(REDIS_URL_MESSAGE), v.regex(/^rediss?:\/\/[^/?#]/i, REDIS_URL_MESSAGE))),
 });

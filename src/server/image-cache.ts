@@ -131,7 +131,7 @@ export class ImageCache {
     this.maxBytes = opts.maxBytes ?? DEFAULT_IMAGE_CACHE_MAX_BYTES;
     this.limits = { ...DEFAULT_RENDER_LIMITS, ...opts.limits };
     this.slots = new RenderSlots({ concurrency: this.limits.concurrency, maxQueue: this.limits.maxQueue, waitMs: this.limits.queueWaitMs });
-    this.misses = rateLimiter(this.limits.missesPerClient);
+    this.misses = rateLimiter({ ...this.limits.missesPerClient, name: 'image-misses' });
   }
 
   /** Bytes the cache holds now. */
@@ -353,7 +353,7 @@ export class ImageCache {
       if (outcome === 'busy') return refuse(res, 503, RENDER_BUSY_MESSAGE, 5);
       // That render gave no image (a missing source …): this request asks for itself, as a miss of its own.
     }
-    const hit = this.misses.hit(this.limits.clientKey(req));
+    const hit = await this.misses.hit(this.limits.clientKey(req));
     if (!hit.allowed) return refuse(res, 429, tooManyMissesMessage(hit.retryAfterSeconds), hit.retryAfterSeconds);
     const done = this.renderInSlot(req, res, url, render);
     this.inFlight.set(key, done);

@@ -18,6 +18,9 @@ import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
 import { FALLBACK_CSP, SECURITY_HEADERS } from './headers.ts';
 import { MAX_HEADER_BYTES } from './request-target.ts';
 import { closeProcessSharedState, processRedis } from './shared-state.ts';
+import type { RedisConnection } from '../lib/shared-state/redis.ts';
+import { sharedRevalidation } from './cluster/revalidation.ts';
+import { watchRelease, type ReleaseWatch } from './cluster/release-watch.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -36,11 +39,20 @@ type AstroHandler = Parameters<typeof createAppHandler>[0]['astroHandler'];
 
 /**
  * The server's request handler over `dist/` (static files or the Astro handler, revalidation,
- * operator parameters for requests with the secret) and the revalidation it routes to.
+ * operator parameters for requests with the secret) and the revalidation it routes to. With
+ * `redis` (several instances) webhooks go through the shared queue, and a release this instance
+ * published is announced to the others (`watch`).
  */
-export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend }) {
-  const { distDir, env, search } = opts;
-  const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
+export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend; redis?: RedisConnection | null; watch?: ReleaseWatch | null }) {
+  const { distDir, env, search, redis, watch } = opts;
+  const revalidation = createRevalidation({
+    distDir, env,
+    onPublished: async () => {
+      await search.reload();
+      await watch?.announce();
+    },
+    ...(redis ? { shared: (runHere: Parameters<typeof sharedRevalidation>[1]) => sharedRevalidation(redis, runHere) } : {}),
+  });
   const handle = createAppHandler({
     distDir, astroHandler: opts.astroHandler, routes: revalidation.route, locals: { search },
     imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
@@ -111,7 +123,16 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   } catch (err) {
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
-  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
+  // Several instances (REDIS_URL): the rate limits, idempotency keys and revalidation queue are
+  // shared from here on, and this instance reloads its search when another publishes a release.
+  const redis = processRedis(env);
+  const watch = redis ? await watchRelease({
+    staticRoot: join(distDir, 'static'),
+    searchDir: searchConfig.engine === 'embedded' ? searchConfig.indexDir : undefined,
+    reload: () => search.reload(),
+    redis,
+  }) : null;
+  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search, redis, watch });
   // The request line and headers are bounded (431 past MAX_HEADER_BYTES); the request target is
   // checked against its own bounds in the handler (414: request-target.ts).
   const server = createHttpServer((req, res) => inRequestContext(req, res, (reqId) => {
@@ -126,11 +147,12 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     server.once('error', fail);
     server.listen(env.PORT, env.HOST, () => ok());
   });
-  // Redis is asked once now, so an operator sees at start whether editor sessions can be checked
-  // (the server serves either way: only editor requests need it, and they answer 503 without it).
-  processRedis(env)?.run('PING', (c) => c.ping()).then(
+  // Redis is asked once now, so an operator sees at start whether the shared state is there (the
+  // server serves either way: editor requests answer 503 without it, the rest falls back to this
+  // instance: docs/operations.md, "Several server instances").
+  redis?.run('PING', (c) => c.ping()).then(
     () => log.info('shared state: Redis answers (REDIS_URL)'),
-    (err: Error) => log.warn(`shared state: ${err.message}; editor requests answer 503 until it answers (docs/operations.md, "Several server instances")`),
+    (err: Error) => log.warn(`shared state: ${err.message}; editor requests answer 503, rate limits count per instance and webhooks run where they arrive until it answers (docs/operations.md, "Several server instances")`),
   );
   let retry: ReturnType<typeof retryWithBackoff> | null = null;
   return {
@@ -144,6 +166,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     },
     close: async () => {
       await new Promise<void>((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); });
+      await watch?.close();
       await closeProcessSharedState();
     },
   };

@@ -12,6 +12,7 @@ import { bodyRefusal, checkBodyHeaders, JSON_TYPE, readBoundedText } from '../li
 import { rateLimited, type EndpointLimits } from '../lib/http/endpoint.ts';
 import { rateLimiter } from '../lib/http/rate-limit.ts';
 import { issueMessage } from '../lib/http/input.ts';
+import { mergeRevalidations, type SharedRevalidation } from './cluster/revalidation.ts';
 
 /** Young generation of the prerender thread (see where it is started). */
 const PRERENDER_YOUNG_GENERATION_MB = 96;
@@ -69,7 +70,8 @@ async function send(res: ServerResponse, answer: Response): Promise<void> {
  * POST /api/revalidate (shared secret in `x-revalidate-secret` or `Authorization: Bearer`):
  * runs the incremental prerender in a worker for the given page ids or slugs (re-rendered even if
  * unchanged), or for everything, and answers with what it did. Runs never overlap; a request
- * that arrives during a run waits for the next one.
+ * that arrives during a run waits for the next one. With `shared` (several instances, REDIS_URL)
+ * every request goes through the shared queue, whose one writer runs them (cluster/revalidation.ts).
  */
 export function createRevalidation(opts: {
   distDir: string;
@@ -82,6 +84,8 @@ export function createRevalidation(opts: {
    * safety net for what the named records could not tell (targets.ts). 0 turns it off.
    */
   safetyNetMs?: number;
+  /** The shared queue over this instance's own run (several instances); without it, runs are this instance's alone. */
+  shared?: (runHere: (force: RevalidateRequest) => Promise<PrerenderResult>) => SharedRevalidation;
 }) {
   const safetyNetMs = opts.safetyNetMs ?? 60_000;
   let safetyNet: NodeJS.Timeout | null = null;
@@ -160,17 +164,12 @@ export function createRevalidation(opts: {
       return entry.promise;
     }
     // Merge into the queued run.
-    queued.force.ids = [...(queued.force.ids ?? []), ...(force.ids ?? [])];
-    queued.force.slugs = [...(queued.force.slugs ?? []), ...(force.slugs ?? [])];
-    queued.force.all = queued.force.all || force.all;
-    // A run for everything (nothing named) stays one; named records add up.
-    const everything = (f: RevalidateRequest) => !f.records?.length;
-    queued.force.records = everything(queued.force) || everything(force) ? undefined : [...queued.force.records!, ...force.records!];
+    queued.force = mergeRevalidations(queued.force, force);
     return queued.promise;
   };
 
-  /** One revalidation (queued behind a running one); the search index is reloaded when it published. */
-  async function run(force: RevalidateRequest): Promise<PrerenderResult> {
+  /** One revalidation on this instance (queued behind a running one); the search index is reloaded when it published. */
+  async function runHere(force: RevalidateRequest): Promise<PrerenderResult> {
     const result = await schedule(force);
     if (result.scope === 'targeted' && safetyNetMs > 0) {
       if (safetyNet) clearTimeout(safetyNet);
@@ -190,8 +189,12 @@ export function createRevalidation(opts: {
     return result;
   }
 
-  const limiter = rateLimiter(REVALIDATE_LIMITS.rateLimit!);
-  const wrongLimiter = rateLimiter(WRONG_SECRET_LIMIT);
+  const shared = opts.shared?.(runHere) ?? null;
+  /** One revalidation: through the shared queue when there is one, else here. */
+  const run = (force: RevalidateRequest): Promise<PrerenderResult> => (shared ? shared.run(force) : runHere(force));
+
+  const limiter = rateLimiter({ ...REVALIDATE_LIMITS.rateLimit!, name: 'revalidate' });
+  const wrongLimiter = rateLimiter({ ...WRONG_SECRET_LIMIT, name: 'revalidate-wrong-secret' });
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname !== '/api/revalidate') return false;
@@ -203,7 +206,7 @@ export function createRevalidation(opts: {
     const secret = opts.env.REVALIDATE_SECRET;
     // Constant time (secret.ts): which budget a request counts against tells nothing of the secret but whether it matched, as the 401 does.
     const authorized = secretMatches(givenSecret(req.headers), secret);
-    const hit = (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
+    const hit = await (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
     if (!hit.allowed) {
       await send(res, rateLimited(hit.retryAfterSeconds));
       return true;
@@ -263,6 +266,7 @@ export function createRevalidation(opts: {
     route,
     run,
     close: () => {
+      void shared?.close();
       if (safetyNet) clearTimeout(safetyNet);
       if (worker) void worker.terminate();
       worker = null;

@@ -4,6 +4,8 @@ import { ensureRedisServer, startRedis, type RunningRedis } from '../../tests/su
 import { SharedStateError } from '../lib/shared-state/index.ts';
 import { parseServerEnv, servicesFromEnv } from './env.ts';
 import { closeProcessSharedState, processRedis } from './shared-state.ts';
+import { rateLimiter } from '../lib/http/rate-limit.ts';
+import { answerStore } from '../lib/idempotency/http.ts';
 
 const server = ensureRedisServer();
 
@@ -47,5 +49,26 @@ describe.skipIf('skip' in server)('with REDIS_URL (a real redis-server)', () => 
     expect((closed as Error).message).toMatch(/Connection is closed/);
     // A later configuration (a server started again in this process) gets a new connection.
     expect(servicesFromEnv(env).sharedState).not.toBe(services.sharedState);
+  });
+
+  it('carries the rate-limit counters and idempotency keys of every limiter and store of the process; closed, memory again', async () => {
+    await raw.call('CLIENT', 'UNPAUSE');
+    await closeProcessSharedState();
+    const env = parseServerEnv({ REDIS_URL: redis.url });
+    // Made before the connection, as the modules' own limiters and stores are.
+    const limiter = rateLimiter({ limit: 1, windowMs: 60_000, name: 'shared-state-test' });
+    const id = `scope\u0000${Date.now()}`;
+    servicesFromEnv(env);
+    expect((await limiter.hit('10.1.1.1')).allowed).toBe(true);
+    expect(await raw.get('kmx:rate:shared-state-test:10.1.1.1')).toBe('1');
+    expect(await answerStore.begin(id, 'f')).toEqual({ kind: 'started' });
+    expect(await raw.exists(`kmx:idempotency:answers:${id}`)).toBe(1);
+
+    await closeProcessSharedState();
+    await raw.del('kmx:rate:shared-state-test:10.1.1.1');
+    // In memory: this limiter had not counted the hit above, the store never saw the key.
+    expect((await limiter.hit('10.1.1.1')).allowed).toBe(true);
+    expect(await raw.exists('kmx:rate:shared-state-test:10.1.1.1')).toBe(0);
+    expect(await answerStore.begin(id, 'f')).toEqual({ kind: 'started' });
   });
 });

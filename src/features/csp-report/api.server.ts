@@ -23,7 +23,7 @@ const MAX_REPORTS_PER_POST = 20;
 /** Longest value of a report field we log (URLs, samples). */
 const MAX_FIELD = 300;
 
-export const cspReportLimiter: RateLimiter = rateLimiter(CSP_REPORT_LIMIT);
+export const cspReportLimiter: RateLimiter = rateLimiter({ ...CSP_REPORT_LIMIT, name: 'csp-report' });
 const log = getLogger('csp-report');
 
 const Field = v.optional(v.union([v.string(), v.number()]));
@@ -105,7 +105,7 @@ export const postCspReport: APIRoute = async (context) => {
   if (!/^application\/(?:csp-report|reports\+json)\b/i.test(type)) {
     return json({ error: 'unsupported-media-type', message: 'Send a CSP report (Content-Type: application/csp-report or application/reports+json).' }, 415);
   }
-  const limit = cspReportLimiter.hit(clientKey(context));
+  const limit = await cspReportLimiter.hit(clientKey(context));
   if (!limit.allowed) {
     const res = json({ error: 'too-many-requests', message: 'Too many reports: try again later.' }, 429);
     res.headers.set('Retry-After', String(limit.retryAfterSeconds));

@@ -41,7 +41,7 @@ export type SignInOutcome =
   | { kind: 'closed' };
 
 /** The limiter of this process (shared by the API and the form). */
-export const signInLimiter: RateLimiter = rateLimiter(SIGN_IN_LIMIT);
+export const signInLimiter: RateLimiter = rateLimiter({ ...SIGN_IN_LIMIT, name: 'editor-sign-in' });
 
 /**
  * Checks an editor password. Every attempt of a client counts against its limit and a success
@@ -50,11 +50,11 @@ export const signInLimiter: RateLimiter = rateLimiter(SIGN_IN_LIMIT);
 export async function checkEditorPassword(input: string, configuredHash: string | undefined, client: string, limiter: RateLimiter = signInLimiter): Promise<SignInOutcome> {
   if (!configuredHash) return { kind: 'closed' };
   if (input.length === 0) return { kind: 'empty' };
-  const hit = limiter.hit(client);
+  const hit = await limiter.hit(client);
   if (!hit.allowed) return { kind: 'limited', retryAfterSeconds: hit.retryAfterSeconds };
   // Over-long input is simply wrong (and counted), without spending a hash on it.
   if (input.length > PASSWORD_MAX_LENGTH || !(await verifyPassword(input, configuredHash))) return { kind: 'wrong' };
-  limiter.reset(client);
+  await limiter.reset(client);
   return { kind: 'ok', sessionValue: newEditorSession(configuredHash) };
 }
 

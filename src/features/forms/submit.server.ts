@@ -3,7 +3,7 @@ import { rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { submitForm, type ContentContext, type FormSubmissionInput, type FormSubmitResult } from '../../lib/content/index.ts';
 import { fingerprint, IDEMPOTENCY_MESSAGES } from '../../lib/idempotency/http.ts';
 import type { KeyRead } from '../../lib/idempotency/key.ts';
-import { memoryIdempotencyStore, once, type IdempotencyStore } from '../../lib/idempotency/store.ts';
+import { memoryIdempotencyStore, once, processIdempotencyStore, type IdempotencyStore } from '../../lib/idempotency/store.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { fieldsOf, honeypotFilled, INVALID_KEY, type FormKind } from './definitions.ts';
@@ -22,7 +22,7 @@ export const MAX_FORM_BODY = 32 * 1024;
 export const FORM_RATE_LIMIT = { limit: 10, windowMs: 10 * 60_000 };
 
 /** One limiter for every form of this process (API and HTML posts count together). */
-export const formLimiter: RateLimiter = rateLimiter(FORM_RATE_LIMIT);
+export const formLimiter: RateLimiter = rateLimiter({ ...FORM_RATE_LIMIT, name: 'forms' });
 
 export type FormBody =
   | { kind: 'ok'; value: Record<string, unknown> }
@@ -73,7 +73,7 @@ export interface SubmissionDeps {
 export const downloadHref = (slug: string, language: string): string => `/file/${encodeURIComponent(slug)}?l=${encodeURIComponent(language)}&dl=true`;
 
 /** The first result of each form post's key, for 24 hours (see docs/operations.md "Idempotency"). */
-export const submissionStore: IdempotencyStore<SubmissionOutcome> = memoryIdempotencyStore<SubmissionOutcome>();
+export const submissionStore: IdempotencyStore<SubmissionOutcome> = processIdempotencyStore('submissions', memoryIdempotencyStore<SubmissionOutcome>());
 
 /**
  * The idempotency key of a post: the `Idempotency-Key` the enhanced form sends (made when the
@@ -108,7 +108,7 @@ export async function processSubmission(
   args: { kind: FormKind; input: Record<string, unknown>; client: string; countries: readonly string[]; locale: string; content: ContentContext; key: SubmissionKey },
   deps: SubmissionDeps = {},
 ): Promise<SubmissionOutcome> {
-  const hit = (deps.limiter ?? formLimiter).hit(args.client);
+  const hit = await (deps.limiter ?? formLimiter).hit(args.client);
   if (!hit.allowed) return { kind: 'rate-limited', retryAfterSeconds: hit.retryAfterSeconds };
   // A bot's post: answered like a success (nothing tells it what gave it away), never stored.
   if (honeypotFilled(args.input)) return { kind: 'sent', stored: false, download: null };

@@ -28,7 +28,7 @@ export type PageGate =
 export const PROTECTED_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } as const;
 
 /** Password attempts: 10 per client and page in 10 minutes. */
-const passwordLimiter = rateLimiter({ limit: 10, windowMs: 10 * 60_000 });
+const passwordLimiter = rateLimiter({ limit: 10, windowMs: 10 * 60_000, name: 'page-password' });
 
 /**
  * The gate of a content page request. `context` is the page's Astro context (locals, request,

@@ -64,7 +64,7 @@ export async function handlePasswordPost(deps: PasswordPostDeps, post: PasswordP
   const password = parsed.output.password;
   if (password.length === 0) return { kind: 'refused', status: 400, error: 'empty' };
   const now = deps.now?.() ?? Date.now();
-  const limit = deps.limiter.hit(`${post.client}|${post.pageId}`, now);
+  const limit = await deps.limiter.hit(`${post.client}|${post.pageId}`, now);
   if (!limit.allowed) return { kind: 'refused', status: 429, error: 'limited', retryAfterSeconds: limit.retryAfterSeconds };
   const hash = await deps.passwordHash(post.pageId);
   const ok = await verifyPassword(password, hash ?? NO_HASH);

@@ -62,6 +62,14 @@ type AnyHandler = (context: never) => Response | Promise<Response>;
 /** A handler that carries its declared limits. */
 export type LimitedHandler<C> = Handler<C> & { limits: EndpointLimits };
 
+/**
+ * The route a request matched (`/api/account/[field]`), so every endpoint counts apart in the
+ * shared store however its parameters vary; the path when Astro did not say (a test's context).
+ */
+function routeOf(context: { request: Request; routePattern?: string }): string {
+  return context.routePattern || new URL(context.request.url).pathname;
+}
+
 /** The 429 answer: a clear message and `Retry-After` in seconds. */
 export function rateLimited(retryAfterSeconds: number, extra: Record<string, unknown> = {}): Response {
   return new Response(errorBody('rate-limited', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, extra), {
@@ -77,7 +85,7 @@ export function rateLimited(retryAfterSeconds: number, extra: Record<string, unk
 /** What an endpoint checks before its handler runs: who may call it, then its route parameters, query and JSON body. */
 export type Declaration<C, U, B extends v.GenericSchema | undefined, P extends Schemas, Q extends v.GenericSchema | undefined> = Omit<InputRules<C, U, B, P, Q>, 'maxBytes'>;
 
-type Ctx = { request: Request; clientAddress?: string };
+type Ctx = { request: Request; clientAddress?: string; routePattern?: string };
 
 export function endpoint<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C>;
 export function endpoint<C extends Ctx & APIContextLike, U = undefined, B extends v.GenericSchema | undefined = undefined, P extends Schemas = Record<never, never>, Q extends v.GenericSchema | undefined = undefined>(
@@ -94,11 +102,11 @@ export function endpoint<C extends Ctx>(limits: EndpointLimits, ...rest: unknown
 function limited<C extends Ctx>(limits: EndpointLimits, handler: Handler<C>, limiter?: RateLimiter, uploadSlots?: UploadSlots): LimitedHandler<C> {
   const rule = limits.rateLimit;
   const slots = limits.upload ? (uploadSlots ?? new UploadSlots()) : null;
-  const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter(rule)) : null;
+  const own = rule && rule.appliedBy !== 'handler' ? (limiter ?? rateLimiter({ limit: rule.limit, windowMs: rule.windowMs, name: 'endpoint' })) : null;
   const extra = limits.answerFields ?? {};
   const wrapped = async (context: C): Promise<Response> => {
     if (own) {
-      const hit = own.hit(clientKey(context));
+      const hit = await own.hit(`${context.request.method} ${routeOf(context)}|${clientKey(context)}`);
       if (!hit.allowed) return rateLimited(hit.retryAfterSeconds, extra);
     }
     const refused = checkBodyHeaders(context.request, limits.body);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errorBody } from '../http/body.ts';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './key.ts';
-import { memoryIdempotencyStore, once, type IdempotencyStore } from './store.ts';
+import { memoryIdempotencyStore, once, processIdempotencyStore, type IdempotencyStore } from './store.ts';
 
 /**
  * Idempotency for our own API endpoints that create something (server only): the clear refusals
@@ -63,8 +63,8 @@ export function callerOf(accessToken: string): string {
   return `token:${fingerprint(accessToken).slice(0, 32)}`;
 }
 
-/** The process's store of answers (see store.ts for a shared one). */
-export const answerStore: IdempotencyStore<StoredAnswer> = memoryIdempotencyStore<StoredAnswer>({ sizeOf: (a) => a.body.length + a.contentType.length });
+/** The process's store of answers: shared by every instance when REDIS_URL is set (store.ts). */
+export const answerStore: IdempotencyStore<StoredAnswer> = processIdempotencyStore('answers', memoryIdempotencyStore<StoredAnswer>({ sizeOf: (a) => a.body.length + a.contentType.length }));
 
 const replay = (a: StoredAnswer): Response => new Response(a.body, {
   status: a.status,

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { memoryIdempotencyStore, once } from './store.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memoryIdempotencyStore, once, processIdempotencyStore, setSharedIdempotency, type IdempotencyStore } from './store.ts';
 
 describe('memoryIdempotencyStore and once', () => {
   it('runs a write once per key and gives the first result to a repeat', async () => {
@@ -47,5 +47,37 @@ describe('memoryIdempotencyStore and once', () => {
     const store = memoryIdempotencyStore<string>({ max: 100 });
     for (let i = 0; i < 1000; i++) await once(store, `k${i}`, 'f', async () => ({ value: 'x', keep: true }));
     expect(store.size).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('processIdempotencyStore (several instances: the store the server registers for REDIS_URL)', () => {
+  afterEach(() => setSharedIdempotency(null));
+
+  it('uses the registered shared store, named per endpoint; without one, the memory store', async () => {
+    const memory = memoryIdempotencyStore<string>();
+    const store = processIdempotencyStore('answers', memory);
+    expect(await store.begin('k', 'f')).toEqual({ kind: 'started' });
+    expect(memory.size).toBe(1);
+    // Two "instances" registering stores over the same place (Redis): what one began, the other sees.
+    const shared = memoryIdempotencyStore<string>();
+    const names: string[] = [];
+    setSharedIdempotency(<T>(name: string) => { names.push(name); return shared as unknown as IdempotencyStore<T>; });
+    const other = processIdempotencyStore('answers', memoryIdempotencyStore<string>());
+    expect(await store.begin('k2', 'f')).toEqual({ kind: 'started' });
+    await store.finish('k2', 'f', 'first answer');
+    expect(await other.begin('k2', 'f')).toEqual({ kind: 'done', value: 'first answer' });
+    expect(names).toEqual(['answers', 'answers']);
+    expect(memory.size).toBe(1);
+  });
+
+  it('fails open to the memory store when the shared one cannot be asked (and says so)', async () => {
+    const errors: unknown[] = [];
+    const down = () => Promise.reject(new Error('Redis down'));
+    setSharedIdempotency(() => ({ begin: down, finish: down, release: down }), (err) => errors.push(err));
+    const memory = memoryIdempotencyStore<string>();
+    const store = processIdempotencyStore('submissions', memory);
+    expect(await store.begin('k', 'f')).toEqual({ kind: 'started' });
+    expect(await store.begin('k', 'f')).toEqual({ kind: 'in-progress' });
+    expect(errors).toHaveLength(2);
   });
 });

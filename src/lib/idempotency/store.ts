@@ -2,11 +2,10 @@ import { LRUCache } from 'lru-cache';
 import { IDEMPOTENCY_TTL_MS } from './key.ts';
 
 /**
- * Where the first result of each idempotency key is kept (server only). One interface, so the
- * in-process store below can be replaced by a shared one (Redis: `SET id value NX PX ttl` for
- * `begin`, `SET … XX PX ttl` for `finish`, `DEL` for `release`) once several instances serve the
- * same site; until then a retry that lands on another instance is still deduplicated by the
- * service behind it, which gets the same key.
+ * Where the first result of each idempotency key is kept (server only). One interface: the
+ * in-process store below (one instance), or the Redis one (src/lib/shared-state/redis-idempotency.ts)
+ * that the server registers when REDIS_URL is set, so a retry that lands on another instance gets
+ * the first answer too (see {@link processIdempotencyStore}).
  */
 
 export type BeginResult<T> =
@@ -115,4 +114,50 @@ export async function once<T>(store: IdempotencyStore<T>, id: string, fingerprin
   if (result.keep) await store.finish(id, fingerprint, result.value);
   else await store.release(id);
   return { kind: 'fresh', value: result.value };
+}
+
+/** Makes a shared store per name (Redis), registered by the server when REDIS_URL is set. */
+export type SharedIdempotencyFactory = <T>(name: string) => IdempotencyStore<T>;
+
+/**
+ * The registered factory, on globalThis: the server runs this module from source and the built app
+ * bundles its own copy, and both must use the one connection.
+ */
+const SHARED = Symbol.for('komax.idempotency.shared-store');
+const slot = globalThis as unknown as Record<symbol, { factory: SharedIdempotencyFactory; onError: (err: unknown) => void } | undefined>;
+
+/** Makes every {@link processIdempotencyStore} of this process use `factory`'s stores (null: memory again). */
+export function setSharedIdempotency(factory: SharedIdempotencyFactory | null, onError: (err: unknown) => void = () => {}): void {
+  slot[SHARED] = factory ? { factory, onError } : undefined;
+}
+
+/**
+ * The store of an endpoint (`name` keeps endpoints apart): the shared one when the server
+ * registered it, else `memory`. When the shared store cannot be asked, the call goes to `memory`
+ * (fails open): every write also carries its key to the service behind it (ticketing, identity,
+ * the content hub's forms), which makes it once, so availability wins over a replay a retry on
+ * another instance might miss (docs/operations.md, "Several server instances").
+ */
+export function processIdempotencyStore<T>(name: string, memory: IdempotencyStore<T>): IdempotencyStore<T> {
+  const stores = new WeakMap<SharedIdempotencyFactory, IdempotencyStore<T>>();
+  const call = async <R>(use: (store: IdempotencyStore<T>) => Promise<R>): Promise<R> => {
+    const shared = slot[SHARED];
+    if (!shared) return use(memory);
+    let store = stores.get(shared.factory);
+    if (!store) {
+      store = shared.factory<T>(name);
+      stores.set(shared.factory, store);
+    }
+    try {
+      return await use(store);
+    } catch (err) {
+      shared.onError(err);
+      return use(memory);
+    }
+  };
+  return {
+    begin: (id, fingerprint) => call((s) => s.begin(id, fingerprint)),
+    finish: (id, fingerprint, value) => call((s) => s.finish(id, fingerprint, value)),
+    release: (id) => call((s) => s.release(id)),
+  };
 }

@@ -30,6 +30,14 @@ export interface RedisConnectionOptions {
 export interface RedisConnection {
   /** Runs one command (`what` names it in the error): any failure becomes a {@link SharedStateError}. */
   run<T>(what: string, command: (client: Redis) => Promise<T>): Promise<T>;
+  /** Sends `message` to every instance subscribed to `channel` (under the connection's prefix, as keys are). */
+  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Calls `listener` with every message on `channel`, over a second connection (a subscribed one
+   * takes no other commands) that re-subscribes by itself after a reconnect. Resolves once
+   * subscribed; the function it gives unsubscribes.
+   */
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   /** Ends the connection (waits for the commands under way when it is open). */
   close(): Promise<void>;
 }
@@ -55,14 +63,27 @@ export function redisConnection(opts: RedisConnectionOptions): RedisConnection {
   let down = false;
   client.on('error', (err: Error) => {
     // Once per outage (the client retries every few seconds), not once per attempt.
-    if (!down) log.warn(`Redis at ${where} cannot be reached (${err.message}): editor sessions are refused with 503 until it answers`);
+    if (!down) log.warn(`Redis at ${where} cannot be reached (${err.message}): editor sessions are refused with 503, rate limits and idempotency keys are kept per instance until it answers`);
     down = true;
   });
   client.on('ready', () => {
     if (down) log.warn(`Redis at ${where} answers again`);
     down = false;
   });
-  return {
+  const prefix = opts.prefix ?? KEY_PREFIX;
+  let subscriber: Redis | null = null;
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  const subscriberClient = (): Redis => {
+    if (subscriber) return subscriber;
+    // Its own error handler: the main connection's one already says when Redis cannot be reached.
+    subscriber = client.duplicate({ lazyConnect: true });
+    subscriber.on('error', () => {});
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener(message);
+    });
+    return subscriber;
+  };
+  const connection: RedisConnection = {
     async run(what, command) {
       try {
         return await command(client);
@@ -74,11 +95,39 @@ export function redisConnection(opts: RedisConnectionOptions): RedisConnection {
         throw new SharedStateError(message, { cause: err });
       }
     },
+    async publish(channel, message) {
+      await connection.run('PUBLISH', (c) => c.publish(prefix + channel, message));
+    },
+    async subscribe(channel, listener) {
+      const name = prefix + channel;
+      let set = listeners.get(name);
+      if (!set) listeners.set(name, (set = new Set()));
+      set.add(listener);
+      const sub = subscriberClient();
+      try {
+        await sub.subscribe(name);
+      } catch (err) {
+        set.delete(listener);
+        throw new SharedStateError(`Redis at ${where} could not be asked SUBSCRIBE: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+      return async () => {
+        set.delete(listener);
+        if (set.size === 0 && subscriber === sub) {
+          listeners.delete(name);
+          await sub.unsubscribe(name).catch(() => undefined);
+        }
+      };
+    },
     async close() {
+      const sub = subscriber;
+      subscriber = null;
+      listeners.clear();
+      sub?.disconnect();
       if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
       else client.disconnect();
     },
   };
+  return connection;
 }
 
 /** The {@link SharedState} over a Redis connection: `claim` = `SET key 1 NX PXAT expiresAt`, `has` = `EXISTS key`. */
