@@ -18,6 +18,7 @@ import { inRequestContext, REQUEST_ID_HEADER } from './request-id.ts';
 import { FALLBACK_CSP, SECURITY_HEADERS } from './headers.ts';
 import { MAX_HEADER_BYTES } from './request-target.ts';
 import { closeProcessSharedState, processRedis } from './shared-state.ts';
+import { RenderPool } from './render-pool/pool.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -38,7 +39,7 @@ type AstroHandler = Parameters<typeof createAppHandler>[0]['astroHandler'];
  * The server's request handler over `dist/` (static files or the Astro handler, revalidation,
  * operator parameters for requests with the secret) and the revalidation it routes to.
  */
-export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend }) {
+export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend; renderPool?: RenderPool }) {
   const { distDir, env, search } = opts;
   const revalidation = createRevalidation({ distDir, env, onPublished: () => search.reload() });
   const handle = createAppHandler({
@@ -47,6 +48,7 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
     // A render (its source fetched from the asset store) is given up like any other upstream call.
     imageRenderLimits: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
+    ...(opts.renderPool ? { renderPool: opts.renderPool } : {}),
   });
   return { handle, revalidation };
 }
@@ -111,7 +113,9 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   } catch (err) {
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
-  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
+  // On-demand pages render on threads of their own (RENDER_THREADS; 0: on this one, as before).
+  const renderPool = env.RENDER_THREADS > 0 ? new RenderPool({ distDir, threads: env.RENDER_THREADS }) : undefined;
+  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search, ...(renderPool ? { renderPool } : {}) });
   // The request line and headers are bounded (431 past MAX_HEADER_BYTES); the request target is
   // checked against its own bounds in the handler (414: request-target.ts).
   const server = createHttpServer((req, res) => inRequestContext(req, res, (reqId) => {
@@ -144,6 +148,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     },
     close: async () => {
       await new Promise<void>((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); });
+      await renderPool?.close();
       await closeProcessSharedState();
     },
   };
