@@ -9,7 +9,7 @@ import { createAppHandler } from '../app-server.ts';
 import { publishRelease, releaseDir } from '../release.ts';
 import { inject, type Injected } from '../../../tests/support/node-http.ts';
 import { app } from '../../../tests/support/render-pool-app.ts';
-import { RenderFailed, RenderPool } from './pool.ts';
+import { RenderFailed, RenderPool, threadExecArgv } from './pool.ts';
 import { renderWire, wireRequestOf, writeWireResponse } from './wire.ts';
 
 // The render threads of a Node instance (issue 31, item 2): through the real request handler of
@@ -109,8 +109,8 @@ describe('render threads: the serving thread stays free', () => {
   it('answers a static file while a render thread is busy with a slow page', async () => {
     const pool = poolOf();
     // The thread has loaded the App; then the slow render is sent to it (a place taken).
-    await expect.poll(() => pool.readyThreads).toBe(1);
-    const started = () => expect.poll(() => pool.load.active).toBe(1);
+    await expect.poll(() => pool.readyThreads, { timeout: 20_000 }).toBe(1);
+    const started = () => expect.poll(() => pool.load.active, { timeout: 10_000 }).toBe(1);
     expect(await order(handlerOf(pool), started)).toEqual(['static 200 prerendered', 'slow 200']);
   });
 
@@ -140,7 +140,7 @@ describe('render threads: failures', () => {
   it('gives up a render past its time: the thread is replaced and the request fails', async () => {
     const pool = poolOf({ timeoutMs: 300 });
     await expect(pool.render(wireRequestOf({ method: 'GET', url: '/en/hang', headers: { host: HOST }, socket: {} } as IncomingMessage, 'r'))).rejects.toBeInstanceOf(RenderFailed);
-    await expect.poll(() => pool.started, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => pool.started, { timeout: 20_000 }).toBe(2);
   });
 
   it('tells a request "busy" when the places and the queue are full, and the server answers 503 with Retry-After', async () => {
@@ -149,9 +149,16 @@ describe('render threads: failures', () => {
     const hang = wireRequestOf({ method: 'GET', url: '/en/hang', headers: { host: HOST }, socket: {} } as IncomingMessage, 'r');
     void pool.render(hang).catch(() => {});
     void pool.render(hang).catch(() => {});
-    await expect.poll(() => pool.load).toEqual({ active: 1, waiting: 1 });
+    await expect.poll(() => pool.load, { timeout: 10_000 }).toEqual({ active: 1, waiting: 1 });
     const res = await get(handle, '/en/page');
     expect([res.status, res.headers['retry-after'], res.headers['cache-control']]).toEqual([503, '60', 'no-store']);
     await pool.close();
+  });
+});
+
+describe('render threads: Node options', () => {
+  it('leave out what only a main script takes (a server started with --input-type=module -e, as the benches start it)', () => {
+    expect(threadExecArgv(['--input-type=module', '-e', 'await import("x")', '--enable-source-maps', '--eval=1', '-p', '2', '--inspect=127.0.0.1:9229']))
+      .toEqual(['--enable-source-maps', '--inspect=127.0.0.1:9229']);
   });
 });

@@ -27,6 +27,26 @@ export interface RenderPoolOptions {
   entryFile?: string;
 }
 
+/**
+ * The Node options of a render thread: this process's, but those only a main script may take (a
+ * server started as `node --input-type=module -e …`, as the benches do: a thread given
+ * `--input-type` fails to start, and the code of `-e` is not its own).
+ */
+export function threadExecArgv(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith('--input-type')) continue;
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') {
+      i++;
+      continue;
+    }
+    if (/^--(?:eval|print)=/.test(a)) continue;
+    out.push(a);
+  }
+  return out;
+}
+
 /** A render that did not give an answer: the thread crashed, hung or the App threw. */
 export class RenderFailed extends Error {
   /** An upstream service was down (the App's own 503 reason): the error page says 503. */
@@ -90,9 +110,15 @@ export class RenderPool {
 
   private spawn(): Thread {
     this.started++;
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-      workerData: { distDir: this.opts.distDir, entryFile: this.opts.entryFile },
-    });
+    const options = { workerData: { distDir: this.opts.distDir, entryFile: this.opts.entryFile } };
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./worker.ts', import.meta.url), { ...options, execArgv: threadExecArgv(process.execArgv) });
+    } catch (err) {
+      // A V8 option of the process (--max-old-space-size …) that a thread may not take: none then.
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+      worker = new Worker(new URL('./worker.ts', import.meta.url), { ...options, execArgv: [] });
+    }
     const thread: Thread = { worker, pending: new Map(), ready: false, gone: false };
     worker.on('message', (m: FromWorker) => {
       if (m.kind === 'ready') {
