@@ -14,11 +14,15 @@ import { getLogger } from './lib/log/index.ts';
 import { json } from './lib/http/json.ts';
 import { SITE_NOT_FOUND_PATH } from './features/sign-in/area.ts';
 import { FEATURE_MIDDLEWARE, type RenderMode } from './server/prerender/request-hooks.ts';
+import { SharedRenders, sharedRenderKey } from './server/render-pool/shared-renders.ts';
+import { isCustomerAreaPagePath } from './features/customer-area/paths.ts';
 
 const log = getLogger('render');
 
 /** One data cache per server process (spec §9), shared by pages and API routes. */
 const cache = new DataCache();
+/** The customer-area shells and 404 pages of the live release, the same for every visitor (one per render thread). */
+const sharedRenders = new SharedRenders();
 /** The services, configured once from the environment (the only place below src/server/ that reads it). */
 const env = serverEnv();
 const services = servicesFromEnv(env);
@@ -133,6 +137,15 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     system,
     search: locals.api.search,
   } satisfies PageContext;
+  // What is the same for every visitor of this release is rendered once (server/render-pool/shared-renders.ts).
+  const releaseId = locals.releaseId ?? '';
+  const shared = releaseId && !preset && !misplaced ? sharedRenderKey({
+    method: context.request.method, url, headers: context.request.headers, releaseId,
+    notFound: resolution.kind === 'not-found', pagePath, siteId: req.site.id, localeSegment: req.locale.urlCode,
+    customerShell: resolution.kind === 'page' && isCustomerAreaPagePath(req.page.pagePath),
+    plain: preview.stage === 'PUBLISHED' && cacheMode === 'use' && !req.flags.testing && !req.flags.nextRelease,
+  }) : null;
+  if (shared) return sharedRenders.get(releaseId, shared) ?? sharedRenders.offer(releaseId, shared, preview.finish(await next()));
   if (misplaced) {
     const res = await next(SITE_NOT_FOUND_PATH);
     const headers = new Headers(res.headers);

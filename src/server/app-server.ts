@@ -13,8 +13,11 @@ import { compressOnTheFly, negotiateEncoding, varyOnEncoding } from './encoding.
 import { livePointer, ReadyResponses, readyResponse, sendReady } from './ready-responses.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { trailingSlashRedirect } from '../site/redirects.ts';
-import { getLogger } from '../lib/log/index.ts';
+import { currentRequestId, getLogger } from '../lib/log/index.ts';
 import { DELIVERY } from './prerender/policies.ts';
+import type { RenderPool } from './render-pool/pool.ts';
+import { threadable } from './render-pool/route.ts';
+import { wireRequestOf, writeWireResponse } from './render-pool/wire.ts';
 
 const log = getLogger('server');
 
@@ -34,7 +37,12 @@ export interface AppServerOptions {
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
   /** Whether a request may use the operator parameters (`?cache=`): it carries the revalidation secret. */
   privileged?: (req: IncomingMessage) => boolean;
+  /** Render threads for on-demand pages (RENDER_THREADS); without, pages render on this thread. */
+  renderPool?: Pick<RenderPool, 'render'>;
 }
+
+/** Every render thread busy and the queue full: the error page with 503 and Retry-After (an upstream-unavailable error). */
+const RENDER_QUEUE_FULL = Object.assign(new Error('every render thread is busy and the render queue is full'), { unavailable: true });
 
 /** Operator parameters: they bypass the static files only for a privileged request (anyone else's are ignored). */
 const OPERATOR_PARAMS = ['cache'];
@@ -160,6 +168,22 @@ export function createAppHandler(opts: AppServerOptions) {
     }
   };
 
+  /** An on-demand page rendered by a render thread: its answer as the App gave it, or the error page. */
+  const renderOnThread = async (pool: Pick<RenderPool, 'render'>, req: IncomingMessage, res: ServerResponse, releaseId: string): Promise<void> => {
+    try {
+      const answer = await pool.render(wireRequestOf(req, releaseId), currentRequestId());
+      if (answer === 'busy') {
+        log.warn(`render queue full: 503 for ${req.method} ${req.url}`);
+        sendErrorPage(req, res, RENDER_QUEUE_FULL);
+        return;
+      }
+      writeWireResponse(res, answer, req.method === 'HEAD');
+    } catch (err) {
+      log.error({ err }, 'on-demand render failed');
+      sendErrorPage(req, res, err);
+    }
+  };
+
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Render', 'on-demand');
     // The reason phrase of the status (not Astro's `404 OK`), and a Cache-Control on a 404 (on-demand-status.ts).
@@ -169,6 +193,7 @@ export function createAppHandler(opts: AppServerOptions) {
     // The handler has rewritten req.headers.host to the resolved site host.
     const host = req.headers.host!;
     site.load(host);
+    if (opts.renderPool && threadable(req)) return renderOnThread(opts.renderPool, req, res, site.latest(host)?.id ?? '');
     return opts.astroHandler(req, res, (err?: unknown) => {
       if (err) {
         log.error({ err }, 'on-demand render failed');

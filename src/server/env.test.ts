@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueConfig, contentConfig, EnvError, parseServerEnv, searchConfig, servicesFromEnv, ticketingEndpoint } from './env.ts';
+import { catalogueConfig, contentConfig, defaultRenderThreads, EnvError, parseServerEnv, searchConfig, servicesFromEnv, ticketingEndpoint } from './env.ts';
 
 const errorOf = (env: Record<string, string | undefined>): EnvError => {
   try {
@@ -33,6 +33,7 @@ describe('defaults', () => {
       IDENTITY_INTROSPECTION_CLIENT_ID: 'kmx-api',
       IDENTITY_INTROSPECTION_CACHE_SECONDS: 15,
       IDENTITY_MANAGEMENT_URL: 'http://localhost:4102/openidm',
+      RENDER_THREADS: defaultRenderThreads(),
     });
   });
 
@@ -96,6 +97,12 @@ describe('valid values', () => {
     expect('revalidateSecret' in services).toBe(false);
   });
 
+  it('take RENDER_THREADS (0: render on the serving thread); by default the cores but one, from 1 to 4', () => {
+    expect(parseServerEnv({ RENDER_THREADS: '0' }).RENDER_THREADS).toBe(0);
+    expect(parseServerEnv({ RENDER_THREADS: '3' }).RENDER_THREADS).toBe(3);
+    expect([1, 2, 8].map((cores) => defaultRenderThreads(cores))).toEqual([1, 1, 4]);
+  });
+
   it('take a redis:// or rediss:// REDIS_URL (unset: none, the in-process state)', () => {
     expect(parseServerEnv({ REDIS_URL: 'redis://redis.internal:6379' }).REDIS_URL).toBe('redis://redis.internal:6379');
     expect(parseServerEnv({ REDIS_URL: 'rediss://:pw@redis.internal:6380/1' }).REDIS_URL).toBe('rediss://:pw@redis.internal:6380/1');
@@ -131,6 +138,8 @@ describe('malformed values', () => {
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '-1', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '2.5', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
     ['IDENTITY_INTROSPECTION_CACHE_SECONDS', '15s', 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30'],
+    ['RENDER_THREADS', '-1', 'RENDER_THREADS must be a whole number of threads from 0 to 32 (0 renders on the serving thread)'],
+    ['RENDER_THREADS', '33', 'RENDER_THREADS must be a whole number of threads from 0 to 32 (0 renders on the serving thread)'],
     ['REDIS_URL', 'redis.internal:6379', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],
     ['REDIS_URL', 'http://redis.internal:6379', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],
     ['REDIS_URL', 'redis://', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379'],

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as v from 'valibot';
 import type { IdentityConfig, Services } from '../features/platform/context.ts';
@@ -14,6 +15,7 @@ const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absol
 const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
 const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
 const INTROSPECTION_CACHE_MESSAGE = 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30';
+const RENDER_THREADS_MESSAGE = 'RENDER_THREADS must be a whole number of threads from 0 to 32 (0 renders on the serving thread)';
 const REDIS_URL_MESSAGE = 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379';
 const Port = v.pipe(v.string(), v.transform(Number), v.integer('PORT must be a whole number'), v.minValue(1), v.maxValue(65535));
 const Millis = (name: string) => v.pipe(
@@ -21,6 +23,11 @@ const Millis = (name: string) => v.pipe(
   v.integer(`${name} must be a whole number of milliseconds`),
   v.minValue(50, `${name} must be between 50 and 120000 ms`), v.maxValue(120_000, `${name} must be between 50 and 120000 ms`),
 );
+
+/** Render threads by default: every core but the serving thread's, at least one, at most four (each holds a copy of the App). */
+export function defaultRenderThreads(cores = availableParallelism()): number {
+  return Math.min(4, Math.max(1, cores - 1));
+}
 
 /** The server's environment: every variable, its default, and what a malformed value gets told. */
 export const ServerEnvSchema = v.object({
@@ -84,6 +91,13 @@ export const ServerEnvSchema = v.object({
    * unset, this process's memory (one instance only).
    */
   REDIS_URL: v.optional(v.pipe(v.string(), v.url(REDIS_URL_MESSAGE), v.regex(/^rediss?:\/\/[^/?#]/i, REDIS_URL_MESSAGE))),
+  /**
+   * Threads that render on-demand pages beside the one serving files, search and APIs
+   * (src/server/render-pool/); 0 renders on the serving thread itself. Default: the cores but one, at least 1, at most 4.
+   */
+  RENDER_THREADS: v.optional(v.pipe(
+    v.string(), v.regex(/^\d{1,2}$/, RENDER_THREADS_MESSAGE), v.transform(Number), v.maxValue(32, RENDER_THREADS_MESSAGE),
+  ), () => String(defaultRenderThreads())),
 });
 export type ServerEnv = v.InferOutput<typeof ServerEnvSchema>;
 
@@ -120,10 +134,18 @@ export function ticketingEndpoint(env: Pick<ServerEnv, 'TICKETING_ENDPOINT' | 'C
   return env.TICKETING_ENDPOINT ?? env.CATALOGUE_ENDPOINT;
 }
 
+/**
+ * A random secret of this process, the same on every thread: kept in the process environment,
+ * which render threads (render-pool/) start with a copy of, so a link or grant made on one thread
+ * is accepted on another. Never sent anywhere.
+ */
+function processSecret(name: string): string {
+  return (process.env[name] ??= randomBytes(32).toString('hex'));
+}
 /** The download-link secret of this process when TICKETING_LINK_SECRET is unset (one per process, so links survive between requests). */
-const PROCESS_LINK_SECRET = randomBytes(32).toString('hex');
+const PROCESS_LINK_SECRET = processSecret('KOMAX_PROCESS_LINK_SECRET');
 /** The protected-page grant secret of this process when PAGE_GRANT_SECRET is unset. */
-const PROCESS_GRANT_SECRET = randomBytes(32).toString('hex');
+const PROCESS_GRANT_SECRET = processSecret('KOMAX_PROCESS_GRANT_SECRET');
 
 /** The ticketing service's config: endpoint (with its fallback), debug level (the server's LOG_LEVEL), link secret, timeouts. */
 export function ticketingConfig(env: ServerEnv): TicketingConfig {

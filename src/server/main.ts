@@ -21,6 +21,7 @@ import { closeProcessSharedState, processRedis } from './shared-state.ts';
 import type { RedisConnection } from '../lib/shared-state/redis.ts';
 import { sharedRevalidation } from './cluster/revalidation.ts';
 import { watchRelease, type ReleaseWatch } from './cluster/release-watch.ts';
+import { RenderPool } from './render-pool/pool.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -43,7 +44,7 @@ type AstroHandler = Parameters<typeof createAppHandler>[0]['astroHandler'];
  * `redis` (several instances) webhooks go through the shared queue, and a release this instance
  * published is announced to the others (`watch`).
  */
-export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend; redis?: RedisConnection | null; watch?: ReleaseWatch | null }) {
+export function createServerHandler(opts: { distDir: string; env: ServerEnv; astroHandler: AstroHandler; search: ServerSearchBackend; redis?: RedisConnection | null; watch?: ReleaseWatch | null; renderPool?: RenderPool }) {
   const { distDir, env, search, redis, watch } = opts;
   const revalidation = createRevalidation({
     distDir, env,
@@ -59,6 +60,7 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
     // A render (its source fetched from the asset store) is given up like any other upstream call.
     imageRenderLimits: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
     privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
+    ...(opts.renderPool ? { renderPool: opts.renderPool } : {}),
   });
   return { handle, revalidation };
 }
@@ -132,7 +134,9 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     reload: () => search.reload(),
     redis,
   }) : null;
-  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search, redis, watch });
+  // On-demand pages render on threads of their own (RENDER_THREADS; 0: on this one, as before).
+  const renderPool = env.RENDER_THREADS > 0 ? new RenderPool({ distDir, threads: env.RENDER_THREADS }) : undefined;
+  const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search, redis, watch, ...(renderPool ? { renderPool } : {}) });
   // The request line and headers are bounded (431 past MAX_HEADER_BYTES); the request target is
   // checked against its own bounds in the handler (414: request-target.ts).
   const server = createHttpServer((req, res) => inRequestContext(req, res, (reqId) => {
@@ -167,6 +171,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     close: async () => {
       await new Promise<void>((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); });
       await watch?.close();
+      await renderPool?.close();
       await closeProcessSharedState();
     },
   };
