@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildIndexDirectory, buildIndexes, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
 import { SearchError, type SearchDocument } from './types.ts';
+import { readHeader } from './compact.ts';
 
 const doc = (id: string, over: Partial<SearchDocument> = {}): SearchDocument => ({
   id, url: `/de/${id}`, title: `Seite ${id} | Komax`, description: 'Kabelverarbeitung mit Maschinen.', body: 'Text', site: '', locale: 'de', ...over,
@@ -19,10 +20,10 @@ afterEach(async () => {
 });
 
 describe('embedded index files', () => {
-  it('writes <dir>/<site or _main>/<language>.json and a manifest', async () => {
+  it('writes <dir>/<site or _main>/<language>.kxs and a manifest', async () => {
     const manifest = await buildIndexDirectory(dir, [doc('a'), doc('b', { site: 'brand-portal' }), doc('c', { locale: 'en', url: '/en/c' })]);
-    expect(manifest.indexes.map((i) => i.file).sort()).toEqual(['_main/de.json', '_main/en.json', 'brand-portal/de.json']);
-    expect(existsSync(join(dir, '_main/de.json'))).toBe(true);
+    expect(manifest.indexes.map((i) => i.file).sort()).toEqual(['_main/de.kxs', '_main/en.kxs', 'brand-portal/de.kxs']);
+    expect(existsSync(join(dir, '_main/de.kxs'))).toBe(true);
     expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')).indexes).toHaveLength(3);
   });
 
@@ -36,10 +37,10 @@ describe('embedded index files', () => {
   it('rebuilds only the indexes whose documents changed', async () => {
     await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' })]);
     // Mark both files: a rebuilt file loses the mark, a kept one keeps it.
-    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    for (const f of ['_main/de.kxs', '_main/en.kxs']) await writeFile(join(dir, f), Buffer.concat([await readFile(join(dir, f)), Buffer.from('\n')]));
     const manifest = await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c', title: 'Changed' })]);
-    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
-    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    expect((await readFile(join(dir, '_main/de.kxs'), 'latin1')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.kxs'), 'latin1')).endsWith('\n')).toBe(false);
     expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en']);
     const backend = new EmbeddedBackend(dir);
     await backend.open();
@@ -48,15 +49,15 @@ describe('embedded index files', () => {
 
   it('with the touched keys given, looks only at those indexes (and at new ones): the others keep their file without being hashed', async () => {
     await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' }), doc('b', { site: 'brand-portal' })]);
-    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    for (const f of ['_main/de.kxs', '_main/en.kxs']) await writeFile(join(dir, f), Buffer.concat([await readFile(join(dir, f)), Buffer.from('\n')]));
     const manifest = await buildIndexDirectory(dir, [
       // Untouched (the caller knows nothing there changed): kept as it is.
       doc('a', { title: 'Not looked at' }),
       doc('c', { locale: 'en', url: '/en/c', title: 'Changed' }),
       doc('n', { locale: 'fr', url: '/fr/n' }),
     ], { touched: new Set(['_main/en']) });
-    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
-    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    expect((await readFile(join(dir, '_main/de.kxs'), 'latin1')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.kxs'), 'latin1')).endsWith('\n')).toBe(false);
     // A new index is built although not named; one without documents any more is dropped.
     expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en', '_main/fr']);
     expect(existsSync(join(dir, 'brand-portal'))).toBe(false);
@@ -67,23 +68,24 @@ describe('embedded index files', () => {
 
   it('never keeps an index file that a build killed midway may have replaced', async () => {
     await buildIndexDirectory(dir, [doc('a')]);
-    const original = await readFile(join(dir, '_main/de.json'), 'utf8');
     // A build of other documents fails while replacing the file (a folder stands in its way)…
-    await rm(join(dir, '_main/de.json'));
-    await mkdir(join(dir, '_main/de.json/x'), { recursive: true });
+    await rm(join(dir, '_main/de.kxs'));
+    await mkdir(join(dir, '_main/de.kxs/x'), { recursive: true });
     await expect(buildIndexDirectory(dir, [doc('a', { title: 'Other' })])).rejects.toThrow(SearchError);
     // …or was killed right after replacing it: the file holds other documents than before.
-    await rm(join(dir, '_main/de.json'), { recursive: true });
-    await writeFile(join(dir, '_main/de.json'), original.replace('Seite a', 'Other'));
+    await rm(join(dir, '_main/de.kxs'), { recursive: true });
+    await writeFile(join(dir, '_main/de.kxs'), buildIndexes([doc('a', { title: 'Other' })]).get('_main/de')!);
     // The next build of the first documents must not take that file as unchanged.
     await buildIndexDirectory(dir, [doc('a')]);
-    expect(await readFile(join(dir, '_main/de.json'), 'utf8')).toBe(original);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).records.map((r) => r.title)).toEqual(['Seite a']);
   });
 
   it('builds serialized indexes keyed by site and language', () => {
     const built = buildIndexes([doc('a'), doc('a', { url: '/de-ch/a' })]);
     expect([...built.keys()]).toEqual(['_main/de']);
-    expect(JSON.parse(built.get('_main/de')!).docs).toHaveLength(1);
+    expect(readHeader(built.get('_main/de')!).header.documentCount).toBe(1);
   });
 
   it('rejects documents it cannot index', () => {
@@ -129,8 +131,9 @@ describe('EmbeddedBackend', () => {
     await buildIndexDirectory(dir, [doc('a')]);
     const b = new EmbeddedBackend(dir);
     await b.open();
-    await writeFile(join(dir, '_main/de.json'), '{"format":"something-else"}');
-    await expect(b.reload()).rejects.toMatchObject({ code: 'not-ready', message: expect.stringContaining('_main/de.json') });
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).total).toBe(1);
+    await writeFile(join(dir, MANIFEST_FILE), '{"format":"something-else"}');
+    await expect(b.reload()).rejects.toMatchObject({ code: 'not-ready', message: expect.stringContaining(MANIFEST_FILE) });
     expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).total).toBe(1);
   });
 
