@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { writeAtomic } from '../fs/atomic.ts';
 import MiniSearch, { type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
 import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, toMiniSearch, writeCompact } from './compact.ts';
-import { analyzerFor, segment, type Analyzer, type Language } from './analysis.ts';
+import { analyzerFor, eachWord, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
 import { snippet, termMatcher } from './highlight.ts';
 import { normalizeQuery, type NormalizedQuery } from './request.ts';
@@ -95,17 +95,17 @@ const excerptOf = (body: string) => (body.length > BODY_EXCERPT_CHARS ? body.sli
 /**
  * Builds the index file of one (site, language) from its documents (already grouped and prepared):
  * a `search` index (title, text) and a `suggest` index (title) over the same document numbers.
- * The title is analyzed once for both.
  */
 export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[]): Uint8Array {
   const analyzer = analyzerFor(language);
-  const titles = docs.map((d) => analyzer.terms(d.title));
+  const words = (text: string, fn: (w: string) => void) => eachWord(text, language, fn);
+  const analyze = (w: string) => analyzer.term(w);
   const search = buildFields(docs.length, ['title', 'text'], (n, f) => {
-    if (f === 0) return titles[n]!;
     const d = docs[n]!;
-    return analyzer.terms(d.description ? `${d.description}\n${d.body}` : d.body);
-  });
-  const suggest = buildFields(docs.length, ['title'], (n) => titles[n]!);
+    if (f === 0) return d.title;
+    return d.description ? `${d.description}\n${d.body}` : d.body;
+  }, words, analyze);
+  const suggest = buildFields(docs.length, ['title'], (n) => docs[n]!.title, words, analyze);
   const countries: Record<string, string[]> = {};
   docs.forEach((d, n) => {
     if (d.countries.length) countries[n] = d.countries;
