@@ -111,6 +111,8 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   } catch (err) {
     getLogger('search').warn(`not ready: ${(err as Error).message}`);
   }
+  // An index build published by another instance (shared disk) is served within half a second.
+  search.watch(500, (err) => getLogger('search').warn(`reload failed, the indexes in use stay: ${err.message}`));
   const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search });
   // The request line and headers are bounded (431 past MAX_HEADER_BYTES); the request target is
   // checked against its own bounds in the handler (414: request-target.ts).

@@ -83,7 +83,8 @@ export function buildFields(documentCount: number, fields: string[], textOf: Fie
   const wordIds = new Map<string, number>();
   const fieldLength = new Uint32Array(documentCount * F);
   const triples = fields.map(() => ({ term: new U32List(), doc: new U32List(), tf: new U32List() }));
-  const totals = new Array<number>(F).fill(0);
+  // MiniSearch's running average, computed as it does (same floating-point steps, same scores).
+  const average = new Array<number>(F).fill(0);
   // Per term: the (document, field) slot it was last counted in, and its count there.
   const seenIn: number[] = [];
   const count: number[] = [];
@@ -91,7 +92,6 @@ export function buildFields(documentCount: number, fields: string[], textOf: Fie
   for (let d = 0; d < documentCount; d++) {
     for (let f = 0; f < F; f++) {
       const slot = d * F + f;
-      let length = 0;
       inField.length = 0;
       words(textOf(d, f), (w) => {
         let id = wordIds.get(w);
@@ -109,15 +109,16 @@ export function buildFields(documentCount: number, fields: string[], textOf: Fie
           wordIds.set(w, id);
         }
         if (id < 0) return;
-        length++;
         if (seenIn[id] !== slot) {
           seenIn[id] = slot;
           count[id] = 1;
           inField.push(id);
         } else count[id]!++;
       });
+      // MiniSearch counts a field's length in distinct terms.
+      const length = inField.length;
       fieldLength[slot] = length;
-      totals[f]! += length;
+      average[f] = ((average[f] || 0) * d + length) / (d + 1);
       const out = triples[f]!;
       for (const id of inField) {
         out.term.push(id);
@@ -164,7 +165,7 @@ export function buildFields(documentCount: number, fields: string[], textOf: Fie
     arrays[`tfs${f}`] = bytesOf(tfs);
   });
   return {
-    header: { fields, averageFieldLength: totals.map((n) => (documentCount ? n / documentCount : 0)), termCount: sorted.length },
+    header: { fields, averageFieldLength: average, termCount: sorted.length },
     arrays,
   };
 }

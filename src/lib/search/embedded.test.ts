@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildIndexDirectory, buildIndexes, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
 import { SearchError, type SearchDocument } from './types.ts';
 import { readHeader } from './compact.ts';
+import { createSearchBackend, reloadSearch } from './index.ts';
 
 const doc = (id: string, over: Partial<SearchDocument> = {}): SearchDocument => ({
   id, url: `/de/${id}`, title: `Seite ${id} | Komax`, description: 'Kabelverarbeitung mit Maschinen.', body: 'Text', site: '', locale: 'de', ...over,
@@ -151,5 +152,99 @@ describe('EmbeddedBackend', () => {
     // A finished word (trailing space) is matched whole.
     expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimp ' })).total).toBe(0);
     expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimpautomat al' })).records.map((x) => x.title)).toEqual(['Crimpautomat Alpha']);
+  });
+});
+
+describe('EmbeddedBackend memory budget and builds', () => {
+  const many = (locale: string, n: number, word: string) => Array.from({ length: n }, (_, i) =>
+    doc(`${locale}${i}`, { locale, url: `/${locale}/${locale}${i}`, title: `${word} ${i} | Komax`, body: `${word} ${'Kabelverarbeitung Maschine '.repeat(20)}` }));
+  const q = (localeCode: string, query: string) => ({ localeCode, siteSlug: '', query });
+
+  it('keeps the indexes used last within the budget, drops the least recently used one, and loads it again when it is searched', async () => {
+    await buildIndexDirectory(dir, [...many('de', 30, 'Alpha'), ...many('en', 30, 'Alpha'), ...many('fr', 30, 'Alpha')]);
+    const probe = new EmbeddedBackend(dir);
+    await probe.open();
+    await probe.search(q('de', 'alpha'));
+    const one = probe.stats().bytes;
+    // Room for two of the three (they are about the same size).
+    const b = new EmbeddedBackend(dir, { memoryBudget: Math.floor(one * 2.5) });
+    await b.open();
+    expect((await b.search(q('de', 'alpha'))).total).toBe(30);
+    expect((await b.search(q('en', 'alpha'))).total).toBe(30);
+    expect(b.stats().loaded).toBe(2);
+    await b.search(q('de', 'alpha')); // de is now the most recently used: en goes next
+    expect((await b.search(q('fr', 'alpha'))).total).toBe(30);
+    expect(b.stats()).toMatchObject({ loaded: 2 });
+    expect(b.stats().bytes).toBeLessThanOrEqual(b.stats().budget);
+    // What is in memory answers without its file; what was dropped needs it.
+    await rm(join(dir, '_main/de.kxs'));
+    await rm(join(dir, '_main/fr.kxs'));
+    expect((await b.search(q('de', 'alpha'))).total).toBe(30);
+    expect((await b.search(q('fr', 'alpha'))).total).toBe(30);
+    await expect(b.search(q('en', 'alpha'))).resolves.toMatchObject({ total: 30 });
+  });
+
+  it('loads an index bigger than the whole budget for the search that needs it', async () => {
+    await buildIndexDirectory(dir, many('de', 20, 'Alpha'));
+    const b = new EmbeddedBackend(dir, { memoryBudget: 1 });
+    await b.open();
+    expect((await b.search(q('de', 'alpha'))).total).toBe(20);
+    expect((await b.search(q('de', 'alpha'))).total).toBe(20);
+  });
+
+  it('never answers from two builds: an index written after the manifest was read brings the new manifest, for every index', async () => {
+    await buildIndexDirectory(dir, [...many('de', 3, 'Alt'), ...many('en', 3, 'Old')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search(q('de', 'alt'))).total).toBe(3);
+    // A new build (another release) replaces both indexes; this instance has not been told yet.
+    await buildIndexDirectory(dir, [...many('de', 4, 'Neu'), ...many('en', 4, 'New')]);
+    // The English index is loaded now: its file is of the new build, so the new manifest is read…
+    expect((await b.search(q('en', 'new'))).total).toBe(4);
+    // …and the German one, loaded from the old build, is not served beside it.
+    expect((await b.search(q('de', 'alt'))).total).toBe(0);
+    expect((await b.search(q('de', 'neu'))).total).toBe(4);
+  });
+
+  it('keeps an unchanged index loaded across a reload, and drops a changed one', async () => {
+    await buildIndexDirectory(dir, [...many('de', 3, 'Alt'), ...many('en', 3, 'Same')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    await b.search(q('de', 'alt'));
+    await b.search(q('en', 'same'));
+    await buildIndexDirectory(dir, [...many('de', 4, 'Neu'), ...many('en', 3, 'Same')]);
+    await b.reload();
+    expect(b.stats().loaded).toBe(1);
+    expect((await b.search(q('de', 'neu'))).total).toBe(4);
+  });
+
+  it('switches to the indexes of another folder (a release of its own) with reloadSearch', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'search-release-'));
+    try {
+      await buildIndexDirectory(dir, many('de', 2, 'Alt'));
+      await buildIndexDirectory(other, many('de', 5, 'Neu'));
+      const b = createSearchBackend({ engine: 'embedded', indexDir: dir });
+      await b.open();
+      expect((await b.search(q('de', 'alt'))).total).toBe(2);
+      await reloadSearch(b, other);
+      expect((await b.search(q('de', 'neu'))).total).toBe(5);
+      expect((await b.search(q('de', 'alt'))).total).toBe(0);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('watch() serves a build written by another process as soon as its manifest changes', async () => {
+    await buildIndexDirectory(dir, many('de', 2, 'Alt'));
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    const stop = b.watch(20);
+    try {
+      expect((await b.search(q('de', 'alt'))).total).toBe(2);
+      await buildIndexDirectory(dir, many('de', 3, 'Neu'));
+      await vi.waitFor(async () => expect((await b.search(q('de', 'neu'))).total).toBe(3), { timeout: 5000, interval: 20 });
+    } finally {
+      stop();
+    }
   });
 });

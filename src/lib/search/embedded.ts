@@ -312,6 +312,10 @@ async function loadIndex(dir: string, entry: ManifestEntry): Promise<LoadedIndex
   return { key: entry.key, id: entry.id, site: file.header.site, language, analyzer, file, search, suggest, bytes: bytesHeld };
 }
 
+/** Identity of the manifest file now (inode, time, size), `''` when there is none. */
+const manifestStamp = (dir: string): Promise<string> =>
+  stat(join(dir, MANIFEST_FILE)).then((s) => `${s.ino}:${s.mtimeMs}:${s.size}`, () => '');
+
 async function readManifest(dir: string): Promise<Manifest> {
   let manifest: Manifest;
   try {
@@ -333,7 +337,10 @@ class Generation {
   readonly dir: string;
   readonly manifest: Manifest;
   readonly loadedAt: Date;
-  constructor(dir: string, manifest: Manifest, loadedAt: Date) {
+  /** The manifest file's identity when it was read (what watch() compares). */
+  readonly stamp: string;
+  constructor(dir: string, manifest: Manifest, loadedAt: Date, stamp: string) {
+    this.stamp = stamp;
     this.dir = dir;
     this.manifest = manifest;
     this.loadedAt = loadedAt;
@@ -455,8 +462,10 @@ export class EmbeddedBackend implements SearchBackend {
   }
 
   private async swap(dir: string): Promise<void> {
+    // Before the read: a manifest replaced in between costs one more reload, never a missed one.
+    const stamp = await manifestStamp(dir);
     const manifest = await readManifest(dir);
-    const next = new Generation(dir, manifest, new Date());
+    const next = new Generation(dir, manifest, new Date(), stamp);
     this.current = next;
     const names = new Set(manifest.indexes.map((e) => IndexCache.keyFor(dir, e)));
     // Unchanged indexes (same file id) stay loaded; the others go with the old manifest.
@@ -495,18 +504,23 @@ export class EmbeddedBackend implements SearchBackend {
    * current within `intervalMs` of a build); returns the function that stops watching.
    */
   watch(intervalMs = 500, onError: (err: Error) => void = () => {}): () => void {
-    let last = '';
     let busy = false;
+    let failed = '';
     const timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      stat(join(this.dir, MANIFEST_FILE))
-        .then(async (s) => {
-          const seen = `${s.ino}:${s.mtimeMs}:${s.size}`;
-          const known = last;
-          last = seen;
-          if (known && seen !== known) await this.reload();
-        }, () => undefined)
+      manifestStamp(this.dir)
+        .then(async (seen) => {
+          // No manifest (yet), or one that already failed to load: nothing to do until it changes.
+          if (!seen || seen === this.current?.stamp || seen === failed) return;
+          try {
+            await this.reload();
+            failed = '';
+          } catch (err) {
+            failed = seen;
+            throw err;
+          }
+        })
         .catch((err: Error) => onError(err))
         .finally(() => (busy = false));
     }, intervalMs);
