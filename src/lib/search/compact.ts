@@ -377,30 +377,40 @@ export class CompactFields {
    */
   fuzzyGet(query: string, maxDistance: number): Map<string, [TermData, number]> {
     const results = new Map<string, [TermData, number]>();
+    const text = this.text;
+    const offsets = this.offsets;
     const n = query.length + 1;
     const maxLen = query.length + maxDistance;
     const rows = new Uint8Array((maxLen + 1) * n);
     for (let j = 0; j < n; j++) rows[j] = j;
-    let prev = '';
-    let depth = 0; // rows computed for prev[0..depth)
+    const q = new Uint16Array(query.length);
+    for (let j = 0; j < query.length; j++) q[j] = query.charCodeAt(j);
+    let prevAt = 0;
+    let depth = 0; // rows computed for the previous term's first `depth` characters
     let r = 0;
     while (r < this.termCount) {
-      const term = this.term(r);
+      // Terms are compared in place in the vocabulary string: no string per visited term.
+      const at = offsets[r]!;
+      const length = offsets[r + 1]! - at;
       let common = 0;
-      const limit = Math.min(depth, term.length);
-      while (common < limit && term.charCodeAt(common) === prev.charCodeAt(common)) common++;
+      const limit = Math.min(depth, length);
+      while (common < limit && text.charCodeAt(at + common) === text.charCodeAt(prevAt + common)) common++;
       let pruned = -1;
       let i = common;
-      const last = Math.min(term.length, maxLen);
+      const last = Math.min(length, maxLen);
       for (; i < last; i++) {
         const row = (i + 1) * n;
         const above = i * n;
-        const c = term.charCodeAt(i);
+        const c = text.charCodeAt(at + i);
         rows[row] = i + 1;
         let min = i + 1;
         for (let j = 1; j < n; j++) {
-          const cost = query.charCodeAt(j - 1) === c ? 0 : 1;
-          const v = Math.min(rows[above + j - 1]! + cost, rows[above + j]! + 1, rows[row + j - 1]! + 1);
+          const cost = q[j - 1] === c ? 0 : 1;
+          const a = rows[above + j - 1]! + cost;
+          const b = rows[above + j]! + 1;
+          const d = rows[row + j - 1]! + 1;
+          let v = a < b ? a : b;
+          if (d < v) v = d;
           rows[row + j] = v > 255 ? 255 : v;
           if (v < min) min = v;
         }
@@ -409,23 +419,43 @@ export class CompactFields {
           break;
         }
       }
-      prev = term;
+      prevAt = at;
       if (pruned >= 0) {
         depth = pruned;
-        r = this.prefixEnd(term.slice(0, pruned), r + 1);
+        r = this.prefixEndAt(at, pruned, r + 1);
         continue;
       }
       depth = i;
-      if (term.length <= maxLen) {
-        const distance = rows[term.length * n + n - 1]!;
-        if (distance <= maxDistance) results.set(term, [new TermData(this, r), distance]);
+      if (length <= maxLen) {
+        const distance = rows[length * n + n - 1]!;
+        if (distance <= maxDistance) results.set(text.slice(at, at + length), [new TermData(this, r), distance]);
         r++;
       } else {
         // Longer than any match can be: so is every term sharing its first maxLen + 1 characters.
-        r = this.prefixEnd(term.slice(0, maxLen + 1), r + 1);
+        r = this.prefixEndAt(at, maxLen + 1, r + 1);
       }
     }
     return results;
+  }
+
+  /** First rank from `from` whose term does not start with the `length` characters at `at` of the vocabulary. */
+  private prefixEndAt(at: number, length: number, from: number): number {
+    const text = this.text;
+    const offsets = this.offsets;
+    const starts = (rank: number) => {
+      const o = offsets[rank]!;
+      if (offsets[rank + 1]! - o < length) return false;
+      for (let k = 0; k < length; k++) if (text.charCodeAt(o + k) !== text.charCodeAt(at + k)) return false;
+      return true;
+    };
+    let lo = from;
+    let hi = this.termCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
 
