@@ -96,10 +96,8 @@ const excerptOf = (body: string) => (body.length > BODY_EXCERPT_CHARS ? body.sli
  * Builds the index file of one (site, language) from its documents (already grouped and prepared):
  * a `search` index (title, text) and a `suggest` index (title) over the same document numbers.
  */
-export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[]): Uint8Array {
-  const analyzer = analyzerFor(language);
+export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[], analyze: (word: string) => string | null = wordAnalysis(language)): Uint8Array {
   const words = (text: string, fn: (w: string) => void) => eachWord(text, language, fn);
-  const analyze = (w: string) => analyzer.term(w);
   const search = buildFields(docs.length, ['title', 'text'], (n, f) => {
     const d = docs[n]!;
     if (f === 0) return d.title;
@@ -115,15 +113,41 @@ export function buildIndex(site: string, language: Language, docs: readonly Prep
 }
 
 /**
+ * The analysis of the words of one build in one language, each word analyzed once for all the
+ * indexes of that language (the analyzer's own memo is bounded and would stem the same words
+ * again for every site).
+ */
+export function wordAnalysis(language: Language): (word: string) => string | null {
+  const analyzer = analyzerFor(language);
+  const seen = new Map<string, string | null>();
+  return (w) => {
+    let t = seen.get(w);
+    if (t === undefined) seen.set(w, (t = analyzer.term(w)));
+    return t;
+  };
+}
+
+/** One word analysis per language for the indexes of one build. */
+function buildAnalyses(): (language: Language) => (word: string) => string | null {
+  const byLanguage = new Map<Language, (word: string) => string | null>();
+  return (language) => {
+    let a = byLanguage.get(language);
+    if (!a) byLanguage.set(language, (a = wordAnalysis(language)));
+    return a;
+  };
+}
+
+/**
  * Builds every index from the documents of all prerendered pages: key (`_main/de`,
  * `brand-portal/en`) → index file bytes. A page present under several locales of one language is
  * indexed once. Throws a SearchError (`build`) for an unusable document.
  */
 export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
+  const analysis = buildAnalyses();
   for (const [key, group] of groupDocuments(docs)) {
     const first = group[0]!;
-    out.set(key, buildIndex(first.site, first.language, group));
+    out.set(key, buildIndex(first.site, first.language, group, analysis(first.language)));
   }
   return out;
 }
@@ -196,6 +220,7 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
   }
   const byKey = new Map(previous.map((i) => [i.key, i]));
   const built = new Map<string, Uint8Array>();
+  const analysis = buildAnalyses();
   const inputHashes = new Map<string, string>();
   const kept: Manifest['indexes'] = [];
   let input: Iterable<SearchDocument> = docs;
@@ -223,7 +248,7 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
       continue;
     }
     const first = group[0]!;
-    built.set(key, buildIndex(first.site, first.language, group));
+    built.set(key, buildIndex(first.site, first.language, group, analysis(first.language)));
     inputHashes.set(key, inputHash);
   }
   // Before any index file is replaced, the manifest stops vouching for the ones about to change:
