@@ -67,11 +67,64 @@ function edits(fuzziness: unknown, term: string): number {
 const prefixTerms = (text: string, language: Language) => segment(text, language).map((s) => fold(s.surface.normalize('NFKC').toLowerCase()));
 
 /** The in-memory engine behind the stub. */
+/**
+ * Top-level properties of a `_search` request body in OpenSearch's published API specification
+ * (opensearch-api-specification, `search` operation, OpenSearch 2.x). Anything else is refused as
+ * a cluster does: 400 `parsing_exception`, "Unknown key for a … in […]".
+ */
+const SEARCH_BODY_KEYS = new Set([
+  'aggregations', 'aggs', 'collapse', 'derived', 'docvalue_fields', 'explain', 'ext', 'fields', 'from', 'highlight',
+  'include_named_queries_score', 'indices_boost', 'min_score', 'pit', 'post_filter', 'profile', 'query', 'rescore',
+  'script_fields', 'search_after', 'search_pipeline', 'seq_no_primary_term', 'size', 'slice', 'sort', '_source',
+  'stats', 'stored_fields', 'suggest', 'terminate_after', 'timeout', 'track_scores', 'track_total_hits', 'verbose_pipeline', 'version',
+]);
+/** Top-level properties of a create-index body (`PUT /<index>`). */
+const CREATE_INDEX_KEYS = new Set(['aliases', 'mappings', 'settings']);
+/** `index.max_result_window`'s default: from + size past it is refused. */
+const MAX_RESULT_WINDOW = 10_000;
+
+const tokenKind = (v: unknown) => (Array.isArray(v) ? 'START_ARRAY' : v !== null && typeof v === 'object' ? 'START_OBJECT' : typeof v === 'string' ? 'VALUE_STRING' : typeof v === 'number' ? 'VALUE_NUMBER' : typeof v === 'boolean' ? 'VALUE_BOOLEAN' : 'VALUE_NULL');
+
+/** Refuses a `_search` body a cluster would refuse (unknown keys, malformed paging, a query that is not one clause). */
+export function checkSearchBody(body: Json): void {
+  for (const [key, value] of Object.entries(body)) {
+    if (!SEARCH_BODY_KEYS.has(key)) throw new StubError(400, 'parsing_exception', `Unknown key for a ${tokenKind(value)} in [${key}].`);
+  }
+  for (const key of ['from', 'size'] as const) {
+    const v = body[key];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) {
+      throw new StubError(400, 'illegal_argument_exception', `[${key}] parameter cannot be negative or fractional, found [${String(v)}]`);
+    }
+  }
+  const window = ((body.from as number | undefined) ?? 0) + ((body.size as number | undefined) ?? 10);
+  if (window > MAX_RESULT_WINDOW) {
+    throw new StubError(400, 'illegal_argument_exception', `Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${window}].`);
+  }
+  const query = body.query;
+  if (query !== undefined && (query === null || typeof query !== 'object' || Array.isArray(query) || Object.keys(query).length !== 1)) {
+    throw new StubError(400, 'parsing_exception', '[query] must hold exactly one query clause');
+  }
+}
+
+/** Refuses a create-index body with other top-level keys than settings, mappings and aliases. */
+export function checkCreateIndexBody(body: Json): void {
+  for (const key of Object.keys(body)) {
+    if (!CREATE_INDEX_KEYS.has(key)) throw new StubError(400, 'parse_exception', `unknown key [${key}] for create index`);
+  }
+}
+
+/** A `_bulk` body: newline-delimited JSON, the last line ended by a newline too. */
+export function checkBulkBody(ndjson: string): void {
+  if (!ndjson.endsWith('\n')) throw new StubError(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
+}
+
 export class MemoryOpenSearch {
   readonly indices = new Map<string, MemoryIndex>();
   readonly aliases = new Map<string, Set<string>>();
+  private seqNo = 0;
 
   createIndex(name: string, body: Json): Json {
+    checkCreateIndexBody(body);
     if (this.indices.has(name) || this.aliases.has(name)) throw new StubError(400, 'resource_already_exists_exception', `index [${name}] already exists`);
     if (name !== name.toLowerCase() || /^[-_+]/.test(name)) throw new StubError(400, 'invalid_index_name_exception', `Invalid index name [${name}]`);
     const language = ((body.mappings as Json | undefined)?._meta as Json | undefined)?.language;
@@ -94,6 +147,7 @@ export class MemoryOpenSearch {
   }
 
   bulk(ndjson: string, defaultIndex?: string): Json {
+    checkBulkBody(ndjson);
     const lines = ndjson.split('\n').filter((l) => l.trim());
     const items: Json[] = [];
     let errors = false;
@@ -115,8 +169,15 @@ export class MemoryOpenSearch {
         items.push({ [op]: { _index: indexName, _id: id, status: 404, error: { type: 'index_not_found_exception', reason: `no such index [${indexName}]` } } });
         continue;
       }
+      const replaced = index.docs.has(id);
+      if (replaced && op === 'create') {
+        errors = true;
+        items.push({ create: { _index: indexName, _id: id, status: 409, error: { type: 'version_conflict_engine_exception', reason: `[${id}]: version conflict, document already exists` } } });
+        continue;
+      }
       index.docs.set(id, source);
-      items.push({ [op]: { _index: indexName, _id: id, status: 201, result: 'created' } });
+      // The item as a cluster answers it (bulk API reference): version, shards, sequence number.
+      items.push({ [op]: { _index: indexName, _id: id, _version: 1, result: replaced ? 'updated' : 'created', _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: this.seqNo++, _primary_term: 1, status: replaced ? 200 : 201 } });
     }
     return { took: 1, errors, items };
   }
@@ -161,6 +222,7 @@ export class MemoryOpenSearch {
   }
 
   search(target: string, body: Json): Json {
+    checkSearchBody(body);
     const out: { index: string; id: string; source: Source; score: number; matched: Set<string>; language: Language }[] = [];
     for (const [name, index] of this.resolve(target)) {
       for (const [id, source] of index.docs) {
@@ -407,6 +469,11 @@ export async function startOpenSearchStub(opts: { port?: number; engine?: Memory
     const text = await readBody(req);
     const json = () => (text.trim() ? (JSON.parse(text) as Json) : {});
     calls.push(`${method} ${url.pathname}`);
+    // A cluster refuses a body without a JSON or NDJSON media type (406, in its own error shape).
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (text.length && type !== 'application/json' && type !== 'application/x-ndjson') {
+      return [406, { error: `Content-Type header [${req.headers['content-type'] ?? ''}] is not supported`, status: 406 }];
+    }
 
     if (!parts.length && (method === 'GET' || method === 'HEAD')) {
       return [200, { name: 'stub', cluster_name: 'stub', version: { distribution: 'opensearch', number: '2.19.0' }, tagline: 'The OpenSearch Project: https://opensearch.org/' }];

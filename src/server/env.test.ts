@@ -21,6 +21,7 @@ describe('defaults', () => {
       HOST: '127.0.0.1',
       PORT: 4321,
       SEARCH_ENGINE: 'embedded',
+      SEARCH_MEMORY_BUDGET: 268435456,
       IMAGE_CACHE_MAX_BYTES: 1073741824,
       UPSTREAM_CONNECT_TIMEOUT_MS: 2000,
       UPSTREAM_TIMEOUT_MS: 5000,
@@ -76,7 +77,8 @@ describe('valid values', () => {
   });
 
   it('configure the search and the prerender hosts', () => {
-    expect(searchConfig(parseServerEnv({}), '/dist')).toEqual({ engine: 'embedded', indexDir: '/dist/search', timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 } });
+    expect(searchConfig(parseServerEnv({}), '/dist')).toEqual({ engine: 'embedded', indexDir: '/dist/search', memoryBudget: 268435456, timeouts: { connectTimeoutMs: 2000, timeoutMs: 5000 } });
+    expect(searchConfig(parseServerEnv({ SEARCH_MEMORY_BUDGET: '67108864' }), '/dist').memoryBudget).toBe(64 * 1024 * 1024);
     expect(searchConfig(parseServerEnv({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_URL: 'http://127.0.0.1:9200', SEARCH_INDEX_DIR: '/idx' }), '/dist'))
       .toMatchObject({ engine: 'opensearch', opensearchUrl: 'http://127.0.0.1:9200', indexDir: '/idx' });
     expect(parseServerEnv({}).PRERENDER_HOSTS).toBe('local');
@@ -128,6 +130,7 @@ describe('malformed values', () => {
     ['IMAGE_CACHE_MAX_BYTES', '1GiB', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['IMAGE_CACHE_MAX_BYTES', '-1', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['IMAGE_CACHE_MAX_BYTES', '1000', 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)'],
+    ['SEARCH_MEMORY_BUDGET', '256MiB', 'SEARCH_MEMORY_BUDGET must be a whole number of bytes, at least 1048576 (1 MiB)'],
     ['UPSTREAM_TIMEOUT_MS', 'soon', 'UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds'],
     ['UPSTREAM_CONNECT_TIMEOUT_MS', '0', 'UPSTREAM_CONNECT_TIMEOUT_MS must be between 50 and 120000 ms'],
     ['PRERENDER_HOSTS', 'cdn', 'PRERENDER_HOSTS must be local or public'],

@@ -12,8 +12,8 @@ import { isPasswordHash } from '../lib/crypto/password.ts';
 import { processSharedState } from './shared-state.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
-const BYTES_MESSAGE = 'IMAGE_CACHE_MAX_BYTES must be a whole number of bytes, at least 1048576 (1 MiB)';
-const Bytes = v.pipe(v.string(), v.regex(/^\d{1,15}$/, BYTES_MESSAGE), v.transform(Number), v.minValue(1024 * 1024, BYTES_MESSAGE));
+const bytesMessage = (name: string) => `${name} must be a whole number of bytes, at least 1048576 (1 MiB)`;
+const Bytes = (name: string) => v.pipe(v.string(), v.regex(/^\d{1,15}$/, bytesMessage(name)), v.transform(Number), v.minValue(1024 * 1024, bytesMessage(name)));
 const INTROSPECTION_CACHE_MESSAGE = 'IDENTITY_INTROSPECTION_CACHE_SECONDS must be a whole number of seconds from 0 to 30';
 const RENDER_THREADS_MESSAGE = 'RENDER_THREADS must be a whole number of threads from 0 to 32 (0 renders on the serving thread)';
 const REDIS_URL_MESSAGE = 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379';
@@ -50,7 +50,9 @@ export const ServerEnvSchema = v.object({
   OPENSEARCH_URL: v.optional(Url('OPENSEARCH_URL')),
   OPENSEARCH_INDEX_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'OPENSEARCH_INDEX_PREFIX must be lowercase letters, digits, - or _'))),
   SEARCH_INDEX_DIR: v.optional(v.string()),
-  IMAGE_CACHE_MAX_BYTES: v.optional(Bytes, String(1024 ** 3)),
+  /** Bytes the embedded search indexes loaded by one instance may hold (least recently used ones are dropped past it). */
+  SEARCH_MEMORY_BUDGET: v.optional(Bytes('SEARCH_MEMORY_BUDGET'), String(256 * 1024 ** 2)),
+  IMAGE_CACHE_MAX_BYTES: v.optional(Bytes('IMAGE_CACHE_MAX_BYTES'), String(1024 ** 3)),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
   UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
   UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
@@ -200,6 +202,7 @@ export function searchConfig(env: ServerEnv, distDir: string): SearchConfig {
   return {
     engine: env.SEARCH_ENGINE,
     indexDir: env.SEARCH_INDEX_DIR || join(distDir, 'search'),
+    memoryBudget: env.SEARCH_MEMORY_BUDGET,
     ...(env.OPENSEARCH_URL ? { opensearchUrl: env.OPENSEARCH_URL } : {}),
     ...(env.OPENSEARCH_INDEX_PREFIX ? { opensearchPrefix: env.OPENSEARCH_INDEX_PREFIX } : {}),
     timeouts: upstreamTimeouts(env),

@@ -28,7 +28,7 @@ const BIG_JS = `export const text = ${JSON.stringify('wire '.repeat(1000))};`;
 
 /** What the stand-in for Astro's handler was asked to render. */
 let astroSaw: { method: string; url: string; host: string; locals: Record<string, unknown> }[] = [];
-const search = { reload: async () => {} } as unknown as ServerSearchBackend;
+const search = { reload: async () => {}, watch: () => () => {} } as unknown as ServerSearchBackend;
 
 const astroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => {
   astroSaw.push({ method: req.method!, url: req.url!, host: req.headers.host!, locals: locals as Record<string, unknown> });

@@ -134,6 +134,9 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     reload: () => search.reload(),
     redis,
   }) : null;
+  // Without Redis: an index build published by another instance on the same disk is served within
+  // half a second (with Redis the release watch above does this and more).
+  const unwatchSearch = redis ? null : search.watch(500, (err) => getLogger('search').warn(`reload failed, the indexes in use stay: ${err.message}`));
   // On-demand pages render on threads of their own (RENDER_THREADS; 0: on this one, as before).
   const renderPool = env.RENDER_THREADS > 0 ? new RenderPool({ distDir, threads: env.RENDER_THREADS }) : undefined;
   const { handle, revalidation } = createServerHandler({ distDir, env, astroHandler: entry.handler, search, redis, watch, ...(renderPool ? { renderPool } : {}) });
@@ -171,6 +174,7 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
     close: async () => {
       await new Promise<void>((ok) => { retry?.stop(); revalidation.close(); server.closeAllConnections(); server.close(() => ok()); });
       await watch?.close();
+      unwatchSearch?.();
       await renderPool?.close();
       await closeProcessSharedState();
     },

@@ -128,6 +128,21 @@ export function segment(text: string, language: Language): Segment[] {
   return out;
 }
 
+const NON_WORD_RE = /[^\p{L}\p{N}\p{M}]+/u;
+
+/**
+ * Calls `fn` with each word of `text` in order, as {@link segment} finds them, without their
+ * offsets: what an index build needs, allocating nothing per word but the word.
+ */
+export function eachWord(text: string, language: Language, fn: (surface: string) => void): void {
+  if (!text) return;
+  if (SEGMENTED.has(language)) {
+    for (const s of segmenter(language).segment(text)) if (s.isWordLike) fn(s.segment);
+    return;
+  }
+  for (const w of text.split(NON_WORD_RE)) if (w) fn(w);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Analyzers
 

@@ -2,9 +2,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildIndexDirectory, buildIndexes, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
 import { SearchError, type SearchDocument } from './types.ts';
+import { readHeader } from './compact.ts';
+import { createSearchBackend, reloadSearch } from './index.ts';
 
 const doc = (id: string, over: Partial<SearchDocument> = {}): SearchDocument => ({
   id, url: `/de/${id}`, title: `Seite ${id} | Komax`, description: 'Kabelverarbeitung mit Maschinen.', body: 'Text', site: '', locale: 'de', ...over,
@@ -19,10 +21,10 @@ afterEach(async () => {
 });
 
 describe('embedded index files', () => {
-  it('writes <dir>/<site or _main>/<language>.json and a manifest', async () => {
+  it('writes <dir>/<site or _main>/<language>.kxs and a manifest', async () => {
     const manifest = await buildIndexDirectory(dir, [doc('a'), doc('b', { site: 'brand-portal' }), doc('c', { locale: 'en', url: '/en/c' })]);
-    expect(manifest.indexes.map((i) => i.file).sort()).toEqual(['_main/de.json', '_main/en.json', 'brand-portal/de.json']);
-    expect(existsSync(join(dir, '_main/de.json'))).toBe(true);
+    expect(manifest.indexes.map((i) => i.file).sort()).toEqual(['_main/de.kxs', '_main/en.kxs', 'brand-portal/de.kxs']);
+    expect(existsSync(join(dir, '_main/de.kxs'))).toBe(true);
     expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')).indexes).toHaveLength(3);
   });
 
@@ -36,10 +38,10 @@ describe('embedded index files', () => {
   it('rebuilds only the indexes whose documents changed', async () => {
     await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' })]);
     // Mark both files: a rebuilt file loses the mark, a kept one keeps it.
-    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    for (const f of ['_main/de.kxs', '_main/en.kxs']) await writeFile(join(dir, f), Buffer.concat([await readFile(join(dir, f)), Buffer.from('\n')]));
     const manifest = await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c', title: 'Changed' })]);
-    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
-    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    expect((await readFile(join(dir, '_main/de.kxs'), 'latin1')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.kxs'), 'latin1')).endsWith('\n')).toBe(false);
     expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en']);
     const backend = new EmbeddedBackend(dir);
     await backend.open();
@@ -48,15 +50,15 @@ describe('embedded index files', () => {
 
   it('with the touched keys given, looks only at those indexes (and at new ones): the others keep their file without being hashed', async () => {
     await buildIndexDirectory(dir, [doc('a'), doc('c', { locale: 'en', url: '/en/c' }), doc('b', { site: 'brand-portal' })]);
-    for (const f of ['_main/de.json', '_main/en.json']) await writeFile(join(dir, f), `${await readFile(join(dir, f), 'utf8')}\n`);
+    for (const f of ['_main/de.kxs', '_main/en.kxs']) await writeFile(join(dir, f), Buffer.concat([await readFile(join(dir, f)), Buffer.from('\n')]));
     const manifest = await buildIndexDirectory(dir, [
       // Untouched (the caller knows nothing there changed): kept as it is.
       doc('a', { title: 'Not looked at' }),
       doc('c', { locale: 'en', url: '/en/c', title: 'Changed' }),
       doc('n', { locale: 'fr', url: '/fr/n' }),
     ], { touched: new Set(['_main/en']) });
-    expect((await readFile(join(dir, '_main/de.json'), 'utf8')).endsWith('\n')).toBe(true);
-    expect((await readFile(join(dir, '_main/en.json'), 'utf8')).endsWith('\n')).toBe(false);
+    expect((await readFile(join(dir, '_main/de.kxs'), 'latin1')).endsWith('\n')).toBe(true);
+    expect((await readFile(join(dir, '_main/en.kxs'), 'latin1')).endsWith('\n')).toBe(false);
     // A new index is built although not named; one without documents any more is dropped.
     expect(manifest.indexes.map((i) => i.key).sort()).toEqual(['_main/de', '_main/en', '_main/fr']);
     expect(existsSync(join(dir, 'brand-portal'))).toBe(false);
@@ -67,23 +69,24 @@ describe('embedded index files', () => {
 
   it('never keeps an index file that a build killed midway may have replaced', async () => {
     await buildIndexDirectory(dir, [doc('a')]);
-    const original = await readFile(join(dir, '_main/de.json'), 'utf8');
     // A build of other documents fails while replacing the file (a folder stands in its way)…
-    await rm(join(dir, '_main/de.json'));
-    await mkdir(join(dir, '_main/de.json/x'), { recursive: true });
+    await rm(join(dir, '_main/de.kxs'));
+    await mkdir(join(dir, '_main/de.kxs/x'), { recursive: true });
     await expect(buildIndexDirectory(dir, [doc('a', { title: 'Other' })])).rejects.toThrow(SearchError);
     // …or was killed right after replacing it: the file holds other documents than before.
-    await rm(join(dir, '_main/de.json'), { recursive: true });
-    await writeFile(join(dir, '_main/de.json'), original.replace('Seite a', 'Other'));
+    await rm(join(dir, '_main/de.kxs'), { recursive: true });
+    await writeFile(join(dir, '_main/de.kxs'), buildIndexes([doc('a', { title: 'Other' })]).get('_main/de')!);
     // The next build of the first documents must not take that file as unchanged.
     await buildIndexDirectory(dir, [doc('a')]);
-    expect(await readFile(join(dir, '_main/de.json'), 'utf8')).toBe(original);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).records.map((r) => r.title)).toEqual(['Seite a']);
   });
 
   it('builds serialized indexes keyed by site and language', () => {
     const built = buildIndexes([doc('a'), doc('a', { url: '/de-ch/a' })]);
     expect([...built.keys()]).toEqual(['_main/de']);
-    expect(JSON.parse(built.get('_main/de')!).docs).toHaveLength(1);
+    expect(readHeader(built.get('_main/de')!).header.documentCount).toBe(1);
   });
 
   it('rejects documents it cannot index', () => {
@@ -129,8 +132,9 @@ describe('EmbeddedBackend', () => {
     await buildIndexDirectory(dir, [doc('a')]);
     const b = new EmbeddedBackend(dir);
     await b.open();
-    await writeFile(join(dir, '_main/de.json'), '{"format":"something-else"}');
-    await expect(b.reload()).rejects.toMatchObject({ code: 'not-ready', message: expect.stringContaining('_main/de.json') });
+    expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).total).toBe(1);
+    await writeFile(join(dir, MANIFEST_FILE), '{"format":"something-else"}');
+    await expect(b.reload()).rejects.toMatchObject({ code: 'not-ready', message: expect.stringContaining(MANIFEST_FILE) });
     expect((await b.search({ localeCode: 'de', siteSlug: '', query: 'Kabelverarbeitung' })).total).toBe(1);
   });
 
@@ -148,5 +152,99 @@ describe('EmbeddedBackend', () => {
     // A finished word (trailing space) is matched whole.
     expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimp ' })).total).toBe(0);
     expect((await b.suggest({ localeCode: 'de', siteSlug: '', query: 'crimpautomat al' })).records.map((x) => x.title)).toEqual(['Crimpautomat Alpha']);
+  });
+});
+
+describe('EmbeddedBackend memory budget and builds', () => {
+  const many = (locale: string, n: number, word: string) => Array.from({ length: n }, (_, i) =>
+    doc(`${locale}${i}`, { locale, url: `/${locale}/${locale}${i}`, title: `${word} ${i} | Komax`, body: `${word} ${'Kabelverarbeitung Maschine '.repeat(20)}` }));
+  const q = (localeCode: string, query: string) => ({ localeCode, siteSlug: '', query });
+
+  it('keeps the indexes used last within the budget, drops the least recently used one, and loads it again when it is searched', async () => {
+    await buildIndexDirectory(dir, [...many('de', 30, 'Alpha'), ...many('en', 30, 'Alpha'), ...many('fr', 30, 'Alpha')]);
+    const probe = new EmbeddedBackend(dir);
+    await probe.open();
+    await probe.search(q('de', 'alpha'));
+    const one = probe.stats().bytes;
+    // Room for two of the three (they are about the same size).
+    const b = new EmbeddedBackend(dir, { memoryBudget: Math.floor(one * 2.5) });
+    await b.open();
+    expect((await b.search(q('de', 'alpha'))).total).toBe(30);
+    expect((await b.search(q('en', 'alpha'))).total).toBe(30);
+    expect(b.stats().loaded).toBe(2);
+    await b.search(q('de', 'alpha')); // de is now the most recently used: en goes next
+    expect((await b.search(q('fr', 'alpha'))).total).toBe(30);
+    expect(b.stats()).toMatchObject({ loaded: 2 });
+    expect(b.stats().bytes).toBeLessThanOrEqual(b.stats().budget);
+    // What is in memory answers without its file; what was dropped needs it.
+    await rm(join(dir, '_main/de.kxs'));
+    await rm(join(dir, '_main/fr.kxs'));
+    expect((await b.search(q('de', 'alpha'))).total).toBe(30);
+    expect((await b.search(q('fr', 'alpha'))).total).toBe(30);
+    await expect(b.search(q('en', 'alpha'))).resolves.toMatchObject({ total: 30 });
+  });
+
+  it('loads an index bigger than the whole budget for the search that needs it', async () => {
+    await buildIndexDirectory(dir, many('de', 20, 'Alpha'));
+    const b = new EmbeddedBackend(dir, { memoryBudget: 1 });
+    await b.open();
+    expect((await b.search(q('de', 'alpha'))).total).toBe(20);
+    expect((await b.search(q('de', 'alpha'))).total).toBe(20);
+  });
+
+  it('never answers from two builds: an index written after the manifest was read brings the new manifest, for every index', async () => {
+    await buildIndexDirectory(dir, [...many('de', 3, 'Alt'), ...many('en', 3, 'Old')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search(q('de', 'alt'))).total).toBe(3);
+    // A new build (another release) replaces both indexes; this instance has not been told yet.
+    await buildIndexDirectory(dir, [...many('de', 4, 'Neu'), ...many('en', 4, 'New')]);
+    // The English index is loaded now: its file is of the new build, so the new manifest is read…
+    expect((await b.search(q('en', 'new'))).total).toBe(4);
+    // …and the German one, loaded from the old build, is not served beside it.
+    expect((await b.search(q('de', 'alt'))).total).toBe(0);
+    expect((await b.search(q('de', 'neu'))).total).toBe(4);
+  });
+
+  it('keeps an unchanged index loaded across a reload, and drops a changed one', async () => {
+    await buildIndexDirectory(dir, [...many('de', 3, 'Alt'), ...many('en', 3, 'Same')]);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    await b.search(q('de', 'alt'));
+    await b.search(q('en', 'same'));
+    await buildIndexDirectory(dir, [...many('de', 4, 'Neu'), ...many('en', 3, 'Same')]);
+    await b.reload();
+    expect(b.stats().loaded).toBe(1);
+    expect((await b.search(q('de', 'neu'))).total).toBe(4);
+  });
+
+  it('switches to the indexes of another folder (a release of its own) with reloadSearch', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'search-release-'));
+    try {
+      await buildIndexDirectory(dir, many('de', 2, 'Alt'));
+      await buildIndexDirectory(other, many('de', 5, 'Neu'));
+      const b = createSearchBackend({ engine: 'embedded', indexDir: dir });
+      await b.open();
+      expect((await b.search(q('de', 'alt'))).total).toBe(2);
+      await reloadSearch(b, other);
+      expect((await b.search(q('de', 'neu'))).total).toBe(5);
+      expect((await b.search(q('de', 'alt'))).total).toBe(0);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('watch() serves a build written by another process as soon as its manifest changes', async () => {
+    await buildIndexDirectory(dir, many('de', 2, 'Alt'));
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    const stop = b.watch(20);
+    try {
+      expect((await b.search(q('de', 'alt'))).total).toBe(2);
+      await buildIndexDirectory(dir, many('de', 3, 'Neu'));
+      await vi.waitFor(async () => expect((await b.search(q('de', 'neu'))).total).toBe(3), { timeout: 5000, interval: 20 });
+    } finally {
+      stop();
+    }
   });
 });

@@ -14,12 +14,13 @@
  *  - suggest (from 2 characters): the last word as a prefix, the others whole (AND), over titles;
  *    when nothing matches, again with typo tolerance. At most PAGE_SIZE records.
  */
-import { access, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { access, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { writeAtomic } from '../fs/atomic.ts';
-import MiniSearch, { type AsPlainObject, type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
-import { analyzerFor, segment, type Analyzer, type Language } from './analysis.ts';
+import MiniSearch, { type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
+import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, toMiniSearch, writeCompact } from './compact.ts';
+import { analyzerFor, eachWord, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
 import { snippet, termMatcher } from './highlight.ts';
 import { normalizeQuery, type NormalizedQuery } from './request.ts';
@@ -29,16 +30,20 @@ import {
 } from './types.ts';
 
 /** Bump when the fields, the stored tuple or the analysis change: older files are then refused. */
-export const INDEX_FORMAT = 'komax-search/1';
+export const INDEX_FORMAT = COMPACT_FORMAT;
 export const MANIFEST_FILE = 'manifest.json';
+/** Extension of an index file (binary, see compact.ts). */
+export const INDEX_EXTENSION = '.kxs';
 
 /** Field boosts of the search index. */
 export const FIELD_BOOST = { title: 3, text: 1 } as const;
 /** Characters of the body kept for snippets when the description has no match. */
 export const BODY_EXCERPT_CHARS = 1000;
+/** What the loaded indexes of one instance may hold (bytes) when SEARCH_MEMORY_BUDGET does not say. */
+export const DEFAULT_MEMORY_BUDGET = 256 * 1024 * 1024;
 
-/** A stored document: [url, title, description, body excerpt, countries (omitted when empty)]. */
-type StoredDoc = [string, string, string, string, string[]?];
+/** A stored document: [url, title, description, body excerpt]. */
+type StoredDoc = [string, string, string, string];
 
 interface IndexedDoc {
   id: number;
@@ -47,20 +52,15 @@ interface IndexedDoc {
   text?: string;
 }
 
-interface IndexFile {
-  format: typeof INDEX_FORMAT;
-  site: string;
-  language: Language;
-  docs: StoredDoc[];
-  search: AsPlainObject;
-  suggest: AsPlainObject;
-}
-
 export interface Manifest {
   format: typeof INDEX_FORMAT;
   builtAt: string;
-  /** `inputHash`: hash of the documents an index was built from (unchanged input → the file is kept). */
-  indexes: { key: string; file: string; bytes: number; inputHash?: string }[];
+  /**
+   * `id`: the id written in the file's header (a reader checks it, so it never serves a file of
+   * another build under this manifest). `inputHash`: hash of the documents an index was built
+   * from (unchanged input → the file is kept).
+   */
+  indexes: { key: string; file: string; bytes: number; documents?: number; id?: string; inputHash?: string }[];
 }
 
 const splitSpace = (s: string) => s.split(' ');
@@ -90,37 +90,69 @@ export function maxEdits(term: string, language: Language): number {
 // ---------------------------------------------------------------------------------------------
 // Building
 
-/** Builds the index file of one (site, language) from its documents (already grouped and prepared). */
-export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[]): string {
-  const analyzer = analyzerFor(language);
-  const search = new MiniSearch<IndexedDoc>(searchIndexOptions(analyzer));
-  const suggest = new MiniSearch<IndexedDoc>(suggestIndexOptions(analyzer));
-  const stored: StoredDoc[] = [];
-  docs.forEach((d, id) => {
-    search.add({ id, title: d.title, text: d.description ? `${d.description}\n${d.body}` : d.body });
-    suggest.add({ id, title: d.title });
-    const excerpt = d.body.length > BODY_EXCERPT_CHARS ? d.body.slice(0, d.body.lastIndexOf(' ', BODY_EXCERPT_CHARS) + 1 || BODY_EXCERPT_CHARS).trimEnd() : d.body;
-    stored.push(d.countries.length ? [d.url, d.title, d.description, excerpt, d.countries] : [d.url, d.title, d.description, excerpt]);
+const excerptOf = (body: string) => (body.length > BODY_EXCERPT_CHARS ? body.slice(0, body.lastIndexOf(' ', BODY_EXCERPT_CHARS) + 1 || BODY_EXCERPT_CHARS).trimEnd() : body);
+
+/**
+ * Builds the index file of one (site, language) from its documents (already grouped and prepared):
+ * a `search` index (title, text) and a `suggest` index (title) over the same document numbers.
+ */
+export function buildIndex(site: string, language: Language, docs: readonly PreparedDocument[], analyze: (word: string) => string | null = wordAnalysis(language)): Uint8Array {
+  const words = (text: string, fn: (w: string) => void) => eachWord(text, language, fn);
+  const search = buildFields(docs.length, ['title', 'text'], (n, f) => {
+    const d = docs[n]!;
+    if (f === 0) return d.title;
+    return d.description ? `${d.description}\n${d.body}` : d.body;
+  }, words, analyze);
+  const suggest = buildFields(docs.length, ['title'], (n) => docs[n]!.title, words, analyze);
+  const countries: Record<string, string[]> = {};
+  docs.forEach((d, n) => {
+    if (d.countries.length) countries[n] = d.countries;
   });
-  const file: IndexFile = { format: INDEX_FORMAT, site, language, docs: stored, search: search.toJSON(), suggest: suggest.toJSON() };
-  return JSON.stringify(file);
+  const documents = docs.map((d) => JSON.stringify([d.url, d.title, d.description, excerptOf(d.body)] satisfies StoredDoc));
+  return writeCompact({ site, language, documents, countries }, { search, suggest });
+}
+
+/**
+ * The analysis of the words of one build in one language, each word analyzed once for all the
+ * indexes of that language (the analyzer's own memo is bounded and would stem the same words
+ * again for every site).
+ */
+export function wordAnalysis(language: Language): (word: string) => string | null {
+  const analyzer = analyzerFor(language);
+  const seen = new Map<string, string | null>();
+  return (w) => {
+    let t = seen.get(w);
+    if (t === undefined) seen.set(w, (t = analyzer.term(w)));
+    return t;
+  };
+}
+
+/** One word analysis per language for the indexes of one build. */
+function buildAnalyses(): (language: Language) => (word: string) => string | null {
+  const byLanguage = new Map<Language, (word: string) => string | null>();
+  return (language) => {
+    let a = byLanguage.get(language);
+    if (!a) byLanguage.set(language, (a = wordAnalysis(language)));
+    return a;
+  };
 }
 
 /**
  * Builds every index from the documents of all prerendered pages: key (`_main/de`,
- * `brand-portal/en`) → serialized index. A page present under several locales of one language is
+ * `brand-portal/en`) → index file bytes. A page present under several locales of one language is
  * indexed once. Throws a SearchError (`build`) for an unusable document.
  */
-export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, string> {
-  const out = new Map<string, string>();
+export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const analysis = buildAnalyses();
   for (const [key, group] of groupDocuments(docs)) {
     const first = group[0]!;
-    out.set(key, buildIndex(first.site, first.language, group));
+    out.set(key, buildIndex(first.site, first.language, group, analysis(first.language)));
   }
   return out;
 }
 
-async function listJson(dir: string): Promise<string[]> {
+async function listIndexFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   let entries;
   try {
@@ -129,32 +161,34 @@ async function listJson(dir: string): Promise<string[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
     throw err;
   }
-  for (const e of entries) if (e.isFile() && e.name.endsWith('.json')) out.push(join(e.parentPath, e.name));
+  // `.json`: the index files of format 1, removed by the first build of this one.
+  for (const e of entries) if (e.isFile() && (e.name.endsWith(INDEX_EXTENSION) || e.name.endsWith('.json'))) out.push(join(e.parentPath, e.name));
   return out;
 }
 
 /**
- * Writes the indexes as `<dir>/<site or _main>/<language>.json`, each file atomically, then the
+ * Writes the indexes as `<dir>/<site or _main>/<language>.kxs`, each file atomically, then the
  * manifest (what `open`/`reload` load), then removes the index files no longer built. Throws a
  * SearchError (`build`) when the disk fails.
  */
 export async function writeIndexes(
   dir: string,
-  indexes: Map<string, string>,
+  indexes: Map<string, Uint8Array>,
   reuse: { kept?: Manifest['indexes']; inputHashes?: Map<string, string> } = {},
 ): Promise<Manifest> {
   try {
     const manifest: Manifest = { format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: [...(reuse.kept ?? [])] };
-    for (const [key, json] of indexes) {
-      const file = `${key}.json`;
-      await writeAtomic(join(dir, file), json);
+    for (const [key, bytes] of indexes) {
+      const file = `${key}${INDEX_EXTENSION}`;
+      await writeAtomic(join(dir, file), bytes);
       const inputHash = reuse.inputHashes?.get(key);
-      manifest.indexes.push({ key, file, bytes: Buffer.byteLength(json), ...(inputHash ? { inputHash } : {}) });
+      const { header } = readHeader(bytes);
+      manifest.indexes.push({ key, file, bytes: bytes.byteLength, documents: header.documentCount, id: header.id, ...(inputHash ? { inputHash } : {}) });
     }
     await writeAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
     const keep = new Set(manifest.indexes.map((i) => join(dir, i.file)));
     keep.add(join(dir, MANIFEST_FILE));
-    for (const file of await listJson(dir)) {
+    for (const file of await listIndexFiles(dir)) {
       if (keep.has(file)) continue;
       await rm(file, { force: true });
       const folder = dirname(file);
@@ -185,7 +219,8 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
     // No previous build: everything is built.
   }
   const byKey = new Map(previous.map((i) => [i.key, i]));
-  const built = new Map<string, string>();
+  const built = new Map<string, Uint8Array>();
+  const analysis = buildAnalyses();
   const inputHashes = new Map<string, string>();
   const kept: Manifest['indexes'] = [];
   let input: Iterable<SearchDocument> = docs;
@@ -213,14 +248,14 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
       continue;
     }
     const first = group[0]!;
-    built.set(key, buildIndex(first.site, first.language, group));
+    built.set(key, buildIndex(first.site, first.language, group, analysis(first.language)));
     inputHashes.set(key, inputHash);
   }
   // Before any index file is replaced, the manifest stops vouching for the ones about to change:
   // a run killed midway leaves files newer than the manifest's hashes, and the next run must
   // rebuild them, never keep them as "unchanged".
   if (previous.some((i) => built.has(i.key) && i.inputHash)) {
-    const interim = previous.map((i) => (built.has(i.key) ? { key: i.key, file: i.file, bytes: i.bytes } : i));
+    const interim = previous.map((i) => (built.has(i.key) ? { key: i.key, file: i.file, bytes: i.bytes, ...(i.documents !== undefined ? { documents: i.documents } : {}), ...(i.id ? { id: i.id } : {}) } : i));
     try {
       await writeAtomic(join(dir, MANIFEST_FILE), JSON.stringify({ format: INDEX_FORMAT, builtAt: new Date().toISOString(), indexes: interim } satisfies Manifest, null, 1));
     } catch (err) {
@@ -257,33 +292,56 @@ function typoQuery(words: QueryWord[], combineWith: 'AND' | 'OR'): Query {
 }
 
 interface LoadedIndex {
+  key: string;
+  /** The file's id (its manifest entry's). */
+  id: string | undefined;
   site: string;
   language: Language;
   analyzer: Analyzer;
-  docs: StoredDoc[];
+  file: CompactIndex;
   search: MiniSearch<IndexedDoc>;
   suggest: MiniSearch<IndexedDoc>;
+  /** What it holds in memory (file bytes, decoded vocabularies, per-document field lengths). */
   bytes: number;
 }
 
-function parseIndexFile(text: string, file: string): IndexFile {
-  const parsed = JSON.parse(text) as IndexFile;
-  if (parsed?.format !== INDEX_FORMAT) throw new Error(`${file}: not a ${INDEX_FORMAT} index (format ${String(parsed?.format)})`);
-  return parsed;
+type ManifestEntry = Manifest['indexes'][number];
+
+/** The file of `entry` changed after its manifest was read: a newer build is being written. */
+class StaleManifest extends Error {}
+
+async function loadIndex(dir: string, entry: ManifestEntry): Promise<LoadedIndex> {
+  const path = join(dir, entry.file);
+  // Files come from the manifest, which we wrote: still, never read outside the folder.
+  if (relative(dir, path).split(sep)[0] === '..') throw new SearchError('not-ready', `Manifest entry outside ${dir}: ${entry.file}`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StaleManifest(`${entry.file} is gone`);
+    throw new SearchError('not-ready', `Loading search index ${entry.file} failed: ${(err as Error).message}`, { cause: err });
+  }
+  let file: CompactIndex;
+  try {
+    file = new CompactIndex(bytes);
+  } catch (err) {
+    throw new SearchError('not-ready', `Loading search index ${entry.file} failed: ${(err as Error).message}`, { cause: err });
+  }
+  if (entry.id !== undefined && file.header.id !== entry.id) throw new StaleManifest(`${entry.file} is not the file its manifest names`);
+  const language = file.header.language as Language;
+  const analyzer = analyzerFor(language);
+  const search = toMiniSearch(file.indexes.search!, searchIndexOptions(analyzer));
+  const suggest = toMiniSearch(file.indexes.suggest!, suggestIndexOptions(analyzer));
+  // Per document and index: a small array of field lengths (see toMiniSearch).
+  const bytesHeld = file.memoryBytes + file.header.documentCount * 2 * 48;
+  return { key: entry.key, id: entry.id, site: file.header.site, language, analyzer, file, search, suggest, bytes: bytesHeld };
 }
 
-async function loadIndex(dir: string, entry: Manifest['indexes'][number], background: boolean): Promise<LoadedIndex> {
-  const file = join(dir, entry.file);
-  const text = await readFile(file, 'utf8');
-  const data = parseIndexFile(text, file);
-  const analyzer = analyzerFor(data.language);
-  const [search, suggest] = background
-    ? await Promise.all([MiniSearch.loadJSAsync(data.search, searchIndexOptions(analyzer)), MiniSearch.loadJSAsync(data.suggest, suggestIndexOptions(analyzer))])
-    : [MiniSearch.loadJS(data.search, searchIndexOptions(analyzer)), MiniSearch.loadJS(data.suggest, suggestIndexOptions(analyzer))];
-  return { site: data.site, language: data.language, analyzer, docs: data.docs, search, suggest, bytes: text.length };
-}
+/** Identity of the manifest file now (inode, time, size), `''` when there is none. */
+const manifestStamp = (dir: string): Promise<string> =>
+  stat(join(dir, MANIFEST_FILE)).then((s) => `${s.ino}:${s.mtimeMs}:${s.size}`, () => '');
 
-async function loadDirectory(dir: string, background: boolean): Promise<Map<string, LoadedIndex>> {
+async function readManifest(dir: string): Promise<Manifest> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
@@ -291,52 +349,164 @@ async function loadDirectory(dir: string, background: boolean): Promise<Map<stri
     throw new SearchError('not-ready', `No search index in ${dir} (${(err as Error).message}): run the prerender first`, { cause: err });
   }
   if (manifest.format !== INDEX_FORMAT) throw new SearchError('not-ready', `${join(dir, MANIFEST_FILE)}: format ${manifest.format}, expected ${INDEX_FORMAT}`);
-  const out = new Map<string, LoadedIndex>();
-  for (const entry of manifest.indexes) {
-    // Files come from the manifest, which we wrote: still, never read outside the folder.
-    if (relative(dir, join(dir, entry.file)).split(sep)[0] === '..') throw new SearchError('not-ready', `Manifest entry outside ${dir}: ${entry.file}`);
-    try {
-      out.set(entry.key, await loadIndex(dir, entry, background));
-    } catch (err) {
-      throw new SearchError('not-ready', `Loading search index ${entry.file} failed: ${(err as Error).message}`, { cause: err });
+  return manifest;
+}
+
+/**
+ * The indexes of one manifest: what a search answers from, from its first index to its last
+ * record, so a search never mixes two builds. Indexes load on first use and are kept while the
+ * shared byte budget allows (see IndexCache).
+ */
+class Generation {
+  readonly entries: Map<string, ManifestEntry>;
+  readonly dir: string;
+  readonly manifest: Manifest;
+  readonly loadedAt: Date;
+  /** The manifest file's identity when it was read (what watch() compares). */
+  readonly stamp: string;
+  constructor(dir: string, manifest: Manifest, loadedAt: Date, stamp: string) {
+    this.stamp = stamp;
+    this.dir = dir;
+    this.manifest = manifest;
+    this.loadedAt = loadedAt;
+    this.entries = new Map(manifest.indexes.map((e) => [e.key, e]));
+  }
+}
+
+/**
+ * The loaded indexes of an instance, least recently used first, within a byte budget. Entries are
+ * keyed by folder, index key and file id: a new build's index is another entry, an unchanged
+ * index (same id) is shared by the old and the new manifest. An index bigger than the budget is
+ * still loaded for the search that needs it (and is the next one evicted).
+ */
+export class IndexCache {
+  private readonly entries = new Map<string, { loading: Promise<LoadedIndex>; bytes: number }>();
+  private used = 0;
+  readonly budget: number;
+
+  constructor(budget: number) {
+    this.budget = budget;
+  }
+
+  private static key(dir: string, entry: ManifestEntry): string {
+    return `${dir}\0${entry.key}\0${entry.id ?? entry.inputHash ?? ''}\0${entry.bytes}`;
+  }
+
+  get(dir: string, entry: ManifestEntry, load: () => Promise<LoadedIndex>): Promise<LoadedIndex> {
+    const k = IndexCache.key(dir, entry);
+    const hit = this.entries.get(k);
+    if (hit) {
+      // Most recently used last.
+      this.entries.delete(k);
+      this.entries.set(k, hit);
+      return hit.loading;
+    }
+    const slot = { loading: load(), bytes: 0 };
+    this.entries.set(k, slot);
+    slot.loading.then((idx) => {
+      if (this.entries.get(k) !== slot) return;
+      slot.bytes = idx.bytes;
+      this.used += idx.bytes;
+      this.evict(k);
+    }, () => {
+      if (this.entries.get(k) === slot) this.entries.delete(k);
+    });
+    return slot.loading;
+  }
+
+  private evict(keep: string): void {
+    for (const [k, slot] of this.entries) {
+      if (this.used <= this.budget) return;
+      if (k === keep || !slot.bytes) continue;
+      this.entries.delete(k);
+      this.used -= slot.bytes;
     }
   }
-  return out;
+
+  /** Drops the entries no manifest in use names any more. */
+  retain(keep: (key: string) => boolean): void {
+    for (const [k, slot] of this.entries) {
+      if (keep(k)) continue;
+      this.entries.delete(k);
+      this.used -= slot.bytes;
+    }
+  }
+
+  static keyFor(dir: string, entry: ManifestEntry): string {
+    return IndexCache.key(dir, entry);
+  }
+
+  stats(): { indexes: number; bytes: number; budget: number } {
+    return { indexes: [...this.entries.values()].filter((s) => s.bytes).length, bytes: this.used, budget: this.budget };
+  }
 }
 
 export interface EmbeddedStats {
+  /** Indexes of the manifest in use. */
   indexes: number;
+  /** Documents in those indexes. */
   documents: number;
-  /** Sum of the index file sizes (characters of JSON). */
+  /** Of those, loaded now. */
+  loaded: number;
+  /** Bytes the loaded indexes hold, and the budget. */
   bytes: number;
+  budget: number;
   loadedAt: string | null;
+  builtAt: string | null;
 }
 
-/** The default engine: in-memory MiniSearch indexes read from `dir`. */
+export interface EmbeddedOptions {
+  /** Bytes the loaded indexes may hold (SEARCH_MEMORY_BUDGET; default 256 MiB). */
+  memoryBudget?: number;
+}
+
+/**
+ * The default engine: MiniSearch over the compact index files in `dir`. `open()` reads only the
+ * manifest; an index loads on its first search and stays while the memory budget allows.
+ */
 export class EmbeddedBackend implements SearchBackend {
-  readonly dir: string;
-  private indexes: Map<string, LoadedIndex> | null = null;
-  private loadedAt: Date | null = null;
+  private current: Generation | null = null;
+  private readonly cache: IndexCache;
   private reloading: Promise<void> | null = null;
   private pendingReload: Promise<void> | null = null;
+  private nextDir: string;
 
-  constructor(dir: string) {
-    this.dir = dir;
+  constructor(dir: string, opts: EmbeddedOptions = {}) {
+    this.nextDir = dir;
+    this.cache = new IndexCache(opts.memoryBudget ?? DEFAULT_MEMORY_BUDGET);
   }
 
-  /** Loads every index (synchronously parsed: call it before the server listens). Throws `not-ready`. */
+  /** The folder served (the one of the last successful open or reload). */
+  get dir(): string {
+    return this.current?.dir ?? this.nextDir;
+  }
+
+  /** Reads the manifest (before the server listens). Throws `not-ready`. */
   async open(): Promise<void> {
-    this.indexes = await loadDirectory(this.dir, false);
-    this.loadedAt = new Date();
+    await this.swap(this.nextDir);
+  }
+
+  private async swap(dir: string): Promise<void> {
+    // Before the read: a manifest replaced in between costs one more reload, never a missed one.
+    const stamp = await manifestStamp(dir);
+    const manifest = await readManifest(dir);
+    const next = new Generation(dir, manifest, new Date(), stamp);
+    this.current = next;
+    const names = new Set(manifest.indexes.map((e) => IndexCache.keyFor(dir, e)));
+    // Unchanged indexes (same file id) stay loaded; the others go with the old manifest.
+    this.cache.retain((k) => names.has(k));
   }
 
   /**
-   * Loads the indexes again (after a revalidation wrote new ones) without blocking requests for
-   * long, and swaps them in at once. When loading fails the indexes in use stay and the
-   * SearchError is thrown. A call during a reload gets one more reload after it (calls arriving
-   * meanwhile share that one), so the files written last are always the ones loaded.
+   * Switches to the build now in `dir` (default: the folder served), or to another folder (a
+   * release's own index folder): reads its manifest and swaps it in at once; searches already
+   * running finish on the indexes they started with. Indexes whose file did not change stay
+   * loaded, the others load on their next search. When the manifest cannot be read the one in use
+   * stays and the SearchError is thrown. A call during a reload gets one more reload after it
+   * (calls arriving meanwhile share that one), so the files written last are the ones served.
    */
-  reload(): Promise<void> {
+  reload(dir?: string): Promise<void> {
+    if (dir) this.nextDir = dir;
     if (this.reloading) {
       this.pendingReload ??= this.reloading.catch(() => undefined).then(() => {
         this.pendingReload = null;
@@ -346,9 +516,7 @@ export class EmbeddedBackend implements SearchBackend {
     }
     this.reloading = (async () => {
       try {
-        const next = await loadDirectory(this.dir, true);
-        this.indexes = next;
-        this.loadedAt = new Date();
+        await this.swap(this.nextDir);
       } finally {
         this.reloading = null;
       }
@@ -356,31 +524,79 @@ export class EmbeddedBackend implements SearchBackend {
     return this.reloading;
   }
 
+  /**
+   * Reloads whenever the manifest in the folder served changes (every instance on a shared disk is
+   * current within `intervalMs` of a build); returns the function that stops watching.
+   */
+  watch(intervalMs = 500, onError: (err: Error) => void = () => {}): () => void {
+    let busy = false;
+    let failed = '';
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      manifestStamp(this.dir)
+        .then(async (seen) => {
+          // No manifest (yet), or one that already failed to load: nothing to do until it changes.
+          if (!seen || seen === this.current?.stamp || seen === failed) return;
+          try {
+            await this.reload();
+            failed = '';
+          } catch (err) {
+            failed = seen;
+            throw err;
+          }
+        })
+        .catch((err: Error) => onError(err))
+        .finally(() => (busy = false));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   stats(): EmbeddedStats {
-    const all = [...(this.indexes?.values() ?? [])];
+    const g = this.current;
+    const c = this.cache.stats();
     return {
-      indexes: all.length,
-      documents: all.reduce((n, i) => n + i.docs.length, 0),
-      bytes: all.reduce((n, i) => n + i.bytes, 0),
-      loadedAt: this.loadedAt?.toISOString() ?? null,
+      indexes: g?.manifest.indexes.length ?? 0,
+      documents: g?.manifest.indexes.reduce((n, e) => n + (e.documents ?? 0), 0) ?? 0,
+      loaded: c.indexes,
+      bytes: c.bytes,
+      budget: c.budget,
+      loadedAt: g?.loadedAt.toISOString() ?? null,
+      builtAt: g?.manifest.builtAt ?? null,
     };
   }
 
   async health(): Promise<SearchHealth> {
-    if (!this.indexes) return { ok: false, detail: 'Search index not loaded' };
+    if (!this.current) return { ok: false, detail: 'Search index not loaded' };
     const s = this.stats();
     if (!s.indexes) return { ok: false, detail: `No search index in ${this.dir}` };
-    return { ok: true, detail: `${s.indexes} indexes, ${s.documents} documents, loaded ${s.loadedAt}` };
+    return { ok: true, detail: `${s.indexes} indexes (${s.loaded} in memory, ${Math.round(s.bytes / 1048576)} of ${Math.round(s.budget / 1048576)} MiB), built ${s.builtAt}, loaded ${s.loadedAt}` };
   }
 
-  private indexFor(n: NormalizedQuery): LoadedIndex | undefined {
-    if (!this.indexes) throw new SearchError('not-ready', 'The search index is not loaded: await open() before serving');
-    return this.indexes.get(indexKey(n.site, n.language));
+  /**
+   * The index of a query in the manifest in use, loaded if need be. When its file turns out to be
+   * of a newer build (written after the manifest was read), the newer manifest is read and the
+   * search starts over on it, once; a build still being written answers `not-ready` meanwhile.
+   */
+  private async indexFor(n: NormalizedQuery, retried = false): Promise<LoadedIndex | undefined> {
+    const g = this.current;
+    if (!g) throw new SearchError('not-ready', 'The search index is not loaded: await open() before serving');
+    const entry = g.entries.get(indexKey(n.site, n.language));
+    if (!entry) return undefined;
+    try {
+      return await this.cache.get(g.dir, entry, () => loadIndex(g.dir, entry));
+    } catch (err) {
+      if (!(err instanceof StaleManifest)) throw err;
+      if (retried) throw new SearchError('not-ready', `The search index is being rebuilt: ${err.message}`, { cause: err });
+      if (this.current === g) await this.reload().catch(() => undefined);
+      return this.indexFor(n, true);
+    }
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {
     const n = normalizeQuery(q);
-    const idx = this.indexFor(n);
+    const idx = await this.indexFor(n);
     if (!idx || !n.query) return emptyResult(n.page);
     try {
       const words = this.queryWords(idx, n.query);
@@ -416,7 +632,7 @@ export class EmbeddedBackend implements SearchBackend {
 
   async suggest(q: SuggestQuery): Promise<SearchResult> {
     const n = normalizeQuery(q);
-    const idx = this.indexFor(n);
+    const idx = await this.indexFor(n);
     if (!idx || [...n.query].length < MIN_SUGGEST_CHARS) return emptyResult();
     try {
       const words = segment(n.query, n.language);
@@ -449,11 +665,11 @@ export class EmbeddedBackend implements SearchBackend {
   private filter(idx: LoadedIndex, n: NormalizedQuery, hits: HitList[]): HitList[] {
     if (!n.country) return hits;
     const country = n.country;
-    return hits.filter((h) => offeredIn(idx.docs[h.id as number]![4], country));
+    return hits.filter((h) => offeredIn(idx.file.countries(h.id as number), country));
   }
 
   private record(idx: LoadedIndex, n: NormalizedQuery, id: number, matched: string[], prefixes: string[] = []): SearchRecord {
-    const [url, title, description, body] = idx.docs[id]!;
+    const [url, title, description, body] = idx.file.document<StoredDoc>(id);
     return {
       title,
       description: snippet([description, body], idx.language, termMatcher(matched, prefixes)),

@@ -21,7 +21,8 @@ export function stripBrand(title: string): string {
 
 /** Collapses runs of whitespace (line breaks between body blocks) into single spaces. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Same as replacing every /\s+/ run, without replacing each single space by itself (index builds).
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
 /** Decides whether an analyzed term is a hit. */
