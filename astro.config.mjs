@@ -5,7 +5,7 @@ import appAdapter from './integrations/app-adapter.ts';
 import compressAssets from './integrations/compress-assets.ts';
 import interactionDirective from './integrations/interaction/index.ts';
 import { readFileSync } from 'node:fs';
-import { IMAGE_REMOTE_PATTERNS } from './src/server/image-params.ts';
+import { IMAGE_REMOTE_PATTERNS } from './src/server/images/image-params.ts';
 import { styleHash, themeStyle } from './src/components/inline-style.ts';
 import { THEMES, themeClass } from './src/site/themes.ts';
 
@@ -43,7 +43,7 @@ export default defineConfig({
   build: { inlineStylesheets: 'auto' },
   // Catalogue images come from the PIM (its emulator on loopback locally); its demo pictures are
   // SVGs, which sharp rasterizes to the webp/png presets of src/components/ui/image-presets.ts.
-  // Our server checks every /_image query against the same patterns first (src/server/image-params.ts).
+  // Our server checks every /_image query against the same patterns first (src/server/images/image-params.ts).
   image: {
     remotePatterns: IMAGE_REMOTE_PATTERNS,
     dangerouslyProcessSVG: true,

@@ -5,7 +5,7 @@ import { compressTree } from '../src/lib/fs/compress.ts';
 /**
  * After `astro build`: every compressible file of `dist/client` (scripts, styles, SVGs, JSON,
  * fonts without their own compression) gets `.br` (quality 11: once per build) and `.gz`
- * siblings, which the server sends to clients that accept them (src/server/app-server.ts).
+ * siblings, which the server sends to clients that accept them (src/server/http/app-server.ts).
  */
 export default function compressAssets(): AstroIntegration {
   let clientDir: URL | null = null;

@@ -6,8 +6,8 @@ import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_EDITOR_PASSWORD, LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators, useLocalEditorPassword } from './local.ts';
-import { EnvError, parseServerEnv } from '../src/server/env.ts';
-import { probeContentHub } from '../src/server/startup.ts';
+import { EnvError, parseServerEnv } from '../src/server/boot/env.ts';
+import { probeContentHub } from '../src/server/boot/startup.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

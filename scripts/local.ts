@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { FORMS_DATA_DIR, IDENTITY_DATA_DIR, IDENTITY_PORT, startEmulators, TICKETING_DATA_DIR, TICKETING_PORT, type RunningEmulators } from '../emulators/start.ts';
 import { demoLogins } from '../emulators/identity/demo.ts';
-import { contentConfig, type ServerEnv } from '../src/server/env.ts';
+import { contentConfig, type ServerEnv } from '../src/server/boot/env.ts';
 import { getSystemData } from '../src/lib/content/index.ts';
 import { fallbackLanguage, makeLocale } from '../src/site/locale.ts';
 import { localizedPath } from '../src/site/paths.ts';

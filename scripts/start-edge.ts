@@ -10,8 +10,8 @@ import { prepareLocal, printLocalHints, StartError } from './start.ts';
 import { ensureRedisServer, startRedis, type RunningRedis } from './redis.ts';
 import { ensureNginx } from './system-package.ts';
 import { startCluster } from './edge.ts';
-import { EnvError } from '../src/server/env.ts';
-import { servingPreviousMessage } from '../src/server/startup.ts';
+import { EnvError } from '../src/server/boot/env.ts';
+import { servingPreviousMessage } from '../src/server/boot/startup.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

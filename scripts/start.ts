@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildIfNeeded, distDir } from './build-if-needed.ts';
 import { LOCAL_EDITOR_PASSWORD, LOCAL_REVALIDATE_SECRET, printSiteAddresses, startLocalEmulators, useLocalEditorPassword } from './local.ts';
-import { EnvError, parseServerEnv, type ServerEnv } from '../src/server/env.ts';
+import { EnvError, parseServerEnv, type ServerEnv } from '../src/server/boot/env.ts';
 import type { RunningEmulators } from '../emulators/start.ts';
-import { cannotStartMessage, hasPublishedRelease, probeContentHub, servingPreviousMessage } from '../src/server/startup.ts';
+import { cannotStartMessage, hasPublishedRelease, probeContentHub, servingPreviousMessage } from '../src/server/boot/startup.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -14,10 +14,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
-import { hasPublishedRelease } from '../../src/server/startup.ts';
+import { hasPublishedRelease } from '../../src/server/boot/startup.ts';
 import { CUSTOMER_AREA_PATHS } from '../../src/features/customer-area/paths.ts';
-import type { BuildMeta, LatestBuild } from '../../src/server/static-site.ts';
-import type { ReleaseHosts } from '../../src/server/release.ts';
+import type { BuildMeta, LatestBuild } from '../../src/server/delivery/static-site.ts';
+import type { ReleaseHosts } from '../../src/server/release/release.ts';
 import { arg, flag, loadNow, pad, rssMiB, send, spawnServer, waitFor } from './common.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -18,7 +18,7 @@ import { startCatalogue } from '../../emulators/catalogue/server.ts';
 import { prerender, type PrerenderResult } from '../../src/server/prerender/run.ts';
 import { hashOf } from '../../src/server/prerender/fingerprint.ts';
 import { collect } from '../../src/server/prerender/collect.ts';
-import { parseServerEnv, servicesFromEnv } from '../../src/server/env.ts';
+import { parseServerEnv, servicesFromEnv } from '../../src/server/boot/env.ts';
 import { Session } from 'node:inspector/promises';
 import { formatSummary, readProfiles, summarize } from './cpu-profile.ts';
 

@@ -16,9 +16,9 @@ import { gunzipSync, gzipSync, brotliCompressSync, constants as zlibConstants } 
 import config from '../../playwright.config.ts';
 import { startCluster, type RunningCluster } from '../../scripts/edge.ts';
 import { ensureNginx } from '../../scripts/system-package.ts';
-import { SECURITY_HEADERS } from '../../src/server/headers.ts';
-import { HOSTS_FILE, linkTree, publishRelease, readPointer, releaseDir, setPointer, newReleaseId, type ReleaseHosts } from '../../src/server/release.ts';
-import type { BuildMeta, LatestBuild } from '../../src/server/static-site.ts';
+import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
+import { HOSTS_FILE, linkTree, publishRelease, readPointer, releaseDir, setPointer, newReleaseId, type ReleaseHosts } from '../../src/server/release/release.ts';
+import type { BuildMeta, LatestBuild } from '../../src/server/delivery/static-site.ts';
 import { test, expect, PORT } from './fixtures/index.ts';
 
 const ROOT = process.cwd();

@@ -24,7 +24,7 @@ import { signIn } from '../../emulators/identity/login-flow.ts';
 import { INTROSPECTION_CLIENT_ID, LOCAL_INTROSPECTION_SECRET, startIdentity } from '../../emulators/identity/server.ts';
 import { startPausableProxy, type PausableProxy } from '../../emulators/shared/pausable-proxy.ts';
 import { startTicketing, type RunningTicketing } from '../../emulators/ticketing/server.ts';
-import { linkTree, publishRelease, readPointer } from '../../src/server/release.ts';
+import { linkTree, publishRelease, readPointer } from '../../src/server/release/release.ts';
 import { test, expect, PORT } from './fixtures/index.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures/identity.ts';
 

@@ -70,7 +70,7 @@ test.describe('/_image', () => {
       expect(res.status, path).toBe(400);
       expect(res.text, path).toBe('f must be one of webp, png, avif, jpeg, jpg');
     }
-    // An encoded slash is refused before any route (src/server/request-target.ts).
+    // An encoded slash is refused before any route (src/server/http/request-target.ts).
     for (const path of ['/%2F_image', '/_image%2F']) {
       const res = await raw(`${path}?${href(SCRIPT_SVG)}&w=160&h=90`);
       expect([res.status, res.text], path).toEqual([400, 'Bad request: encoded slashes are not allowed in the path.']);

@@ -2,7 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, raw } from './fixtures/index.ts';
 import { answeredByFile, collectTargets, linkTargets, readRelease, type InternalTarget, type LinkUse, type ReleaseTree } from './fixtures/link-check.ts';
-import { imageRequest } from '../../src/server/image-params.ts';
+import { imageRequest } from '../../src/server/images/image-params.ts';
 import { pool } from '../../src/lib/async/pool.ts';
 
 // Issue 29 item 6: no internal link of any host answers 4xx. Every link of every prerendered HTML

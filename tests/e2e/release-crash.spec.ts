@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import config from '../../playwright.config.ts';
 import { startEmulators, type RunningEmulators } from '../../emulators/start.ts';
 import { PRERENDER_STEPS, type PrerenderStep } from '../../src/server/prerender/run.ts';
-import { stagedBase } from '../../src/server/release.ts';
+import { stagedBase } from '../../src/server/release/release.ts';
 import { test, expect, PORT, hubAt, DATA } from './fixtures/index.ts';
 import { expectOneCompleteRelease, releaseIdOf, walk } from './fixtures/release.ts';
 import { writeSmallDataset } from './fixtures/small-dataset.ts';

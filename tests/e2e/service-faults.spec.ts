@@ -29,7 +29,7 @@ import { MemoryOpenSearch, startOpenSearchStub } from '../../emulators/search/op
 import { startTicketing } from '../../emulators/ticketing/server.ts';
 import { publishSearchDocuments, type SearchDocument } from '../../src/lib/search/index.ts';
 import { TICKETS_QUERY } from '../../src/lib/ticketing/documents.ts';
-import { linkTree, publishRelease, readPointer } from '../../src/server/release.ts';
+import { linkTree, publishRelease, readPointer } from '../../src/server/release/release.ts';
 import { test, expect, PORT, REVALIDATE_SECRET } from './fixtures/index.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures/identity.ts';
 import { expectOneCompleteRelease, releaseIdOf } from './fixtures/release.ts';

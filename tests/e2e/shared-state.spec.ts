@@ -108,7 +108,7 @@ test.describe('several instances sharing Redis', () => {
   });
 
   test('a rate limit counts a client\'s requests on both instances', async () => {
-    // Wrong secrets: 10 a minute per client (src/server/revalidate.ts WRONG_SECRET_LIMIT), all on A.
+    // Wrong secrets: 10 a minute per client (src/server/revalidate/revalidate.ts WRONG_SECRET_LIMIT), all on A.
     for (let i = 0; i < 10; i++) expect((await revalidate(A, {}, 'not-the-secret-0123456789')).status).toBe(401);
     const eleventh = await revalidate(B, {}, 'not-the-secret-0123456789');
     expect(eleventh.status).toBe(429);

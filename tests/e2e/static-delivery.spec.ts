@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { test, expect, raw, hub, REVALIDATE_SECRET, DATA, ORIGIN } from './fixtures/index.ts';
 
 const OUTPUT = join(process.cwd(), process.env.DIST_DIR ?? 'dist', 'static');
-/** The live release, through its pointer (see src/server/release.ts). */
+/** The live release, through its pointer (see src/server/release/release.ts). */
 const STATIC = join(OUTPUT, 'live');
 
 function latest(host: string): { id: string; timestamp: string } {

@@ -126,7 +126,7 @@ let allowed: readonly TransformOptions[] | null = null;
  * Every transform the image endpoint renders (issue 28): each preset in each of its formats at
  * each srcset width (the same {@link srcsetTransforms} that writes the srcsets, so the two cannot
  * drift; the preset's own size is its largest candidate) and at each of {@link IMAGE_DENSITIES}.
- * Anything else is refused or sent to the nearest of these (src/server/image-params.ts), so a
+ * Anything else is refused or sent to the nearest of these (src/server/images/image-params.ts), so a
  * client cannot make the server render (and store) a new variant per request.
  *
  * @example allowedImageTransforms().some((t) => t.width === 390 && t.height === 219) // true: Inline's half-width candidate

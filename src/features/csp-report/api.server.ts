@@ -6,7 +6,7 @@ import { clientKey, rateLimiter, type RateLimiter } from '../../lib/http/rate-li
 import { getLogger } from '../../lib/log/index.ts';
 
 /**
- * The CSP reporting endpoint (`report-uri` and `report-to` of every policy, src/server/headers.ts):
+ * The CSP reporting endpoint (`report-uri` and `report-to` of every policy, src/server/http/headers.ts):
  * browsers post violations here, each is logged as a warning (`csp-report`), and the answer is
  * always 204 for a report we could read. URLs are logged without query and fragment. Two formats:
  * - `application/csp-report` (report-uri): `{ "csp-report": { "document-uri", "violated-directive", … } }`

@@ -1,7 +1,7 @@
 /**
  * Draft preview (spec §4 Draft mode, issue 13): an editor sees any page in the content hub's
  * DRAFT stage. The rule is pure and lives here; src/middleware.ts applies it (see
- * `middleware.server.ts`), src/server/app-server.ts lets requests with the preview cookie past the
+ * `middleware.server.ts`), src/server/http/app-server.ts lets requests with the preview cookie past the
  * prerendered files (policy.ts) so they render on demand.
  *
  * - `?preview=DRAFT` with a valid editor cookie sets the preview cookie and redirects (302) to the

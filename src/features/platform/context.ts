@@ -20,7 +20,7 @@ export interface ThirdPartyScripts {
 }
 
 /**
- * The external services of this process, configured once from the environment (src/server/env.ts
+ * The external services of this process, configured once from the environment (src/server/boot/env.ts
  * `servicesFromEnv`) and handed down by the middleware. Nothing below the middleware reads the
  * environment.
  */

@@ -1,5 +1,5 @@
 /**
- * What a feature declares about delivery, read by the static server (src/server/app-server.ts), the
+ * What a feature declares about delivery, read by the static server (src/server/http/app-server.ts), the
  * prerender's collect step and the middleware through the registry in
  * src/server/prerender/policies.ts. Pure data and predicates: the server imports it under plain Node.
  */

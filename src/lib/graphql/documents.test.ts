@@ -9,7 +9,7 @@ import { CATALOGUE_TYPE_DEFS } from '../../../emulators/catalogue/server.ts';
 /**
  * Every GraphQL document the site sends must be valid against the SDL the emulators serve, built
  * the same way the emulators build it. The documents are collected from the modules themselves
- * (every exported string or DocumentNode of every `src/lib/<service>/*queries*.ts`), so a new
+ * (every exported string or DocumentNode of every `src/lib/<service>/*queries*.ts` and one folder deeper), so a new
  * query, or a new queries module, is checked without touching this test.
  */
 
@@ -19,7 +19,7 @@ const SCHEMAS: Record<string, () => GraphQLSchema> = {
   catalogue: () => createSchema({ typeDefs: CATALOGUE_TYPE_DEFS }),
 };
 
-const modules = import.meta.glob<Record<string, unknown>>(['../*/*queries*.ts', '!../*/*.test.ts'], { eager: true });
+const modules = import.meta.glob<Record<string, unknown>>(['../*/*queries*.ts', '../*/*/*queries*.ts', '!../**/*.test.ts'], { eager: true });
 
 function isDocumentNode(value: unknown): value is DocumentNode {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === Kind.DOCUMENT;

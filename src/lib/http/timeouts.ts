@@ -4,7 +4,7 @@ import { recordAnswer, type RecordedCall } from './recording.ts';
 /**
  * How long a call to an external service may take: `connectTimeoutMs` to open the connection,
  * `timeoutMs` for the whole call (connect, request and the complete answer). Set from
- * UPSTREAM_CONNECT_TIMEOUT_MS and UPSTREAM_TIMEOUT_MS (src/server/env.ts); these defaults apply
+ * UPSTREAM_CONNECT_TIMEOUT_MS and UPSTREAM_TIMEOUT_MS (src/server/boot/env.ts); these defaults apply
  * where a config names none.
  */
 export interface UpstreamTimeouts {

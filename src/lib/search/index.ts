@@ -1,7 +1,7 @@
 /**
  * Site search: the entry points the server, the API routes and the prerender use.
  *
- *   server start:  const search = createSearchBackend(config)   // config from src/server/env.ts searchConfig();
+ *   server start:  const search = createSearchBackend(config)   // config from src/server/boot/env.ts searchConfig();
  *                  await search.open();                      // before server.listen()
  *   API routes:    await search.search(parseSearchRequest(body)) / search.suggest(parseSuggestRequest(body))
  *   prerender:     await publishSearchDocuments(docs, config) // docs from the prerender's routes

@@ -3,7 +3,7 @@
  * sessions and used one-time tokens (src/features/editor/). The app reaches this state through the
  * {@link SharedState} interface only: the in-process implementation here (one instance), or the
  * Redis one in redis.ts (`claim` = `SET key 1 NX PXAT expiresAt`, `has` = `EXISTS key`) when
- * REDIS_URL is set (src/server/shared-state.ts). Every entry expires, so the set stays bounded by
+ * REDIS_URL is set (src/server/boot/shared-state.ts). Every entry expires, so the set stays bounded by
  * what is still live.
  * @example
  *   const state = memorySharedState();

@@ -1,7 +1,7 @@
 /**
  * The shared state in Redis (or Valkey; PXAT needs 6.2 or later), for several server instances:
  * a revocation or a used token recorded by one instance is seen by all (REDIS_URL, see
- * src/server/shared-state.ts and docs/operations.md). One connection per process; every command
+ * src/server/boot/shared-state.ts and docs/operations.md). One connection per process; every command
  * is bounded by the upstream timeout, and every failure (no connection, no answer in time, an
  * error answer) rejects with a {@link SharedStateError}, so a security check fails closed.
  * @example

@@ -1,7 +1,7 @@
 import type { LogLevel } from '../log/levels.ts';
 import type { UpstreamTimeouts } from '../http/timeouts.ts';
 
-/** Where the ticketing API is and how the proxy calls it (src/server/env.ts `ticketingConfig`). */
+/** Where the ticketing API is and how the proxy calls it (src/server/boot/env.ts `ticketingConfig`). */
 export interface TicketingConfig {
   /** The GraphQL endpoint, e.g. `http://127.0.0.1:4103/graphql` (TICKETING_ENDPOINT, else CATALOGUE_ENDPOINT). */
   endpoint: string;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { getLogger } from '../../lib/log/index.ts';
 import type { RedisConnection } from '../../lib/shared-state/redis.ts';
 import { MANIFEST_FILE } from '../../lib/search/embedded.ts';
-import { readPointer } from '../release.ts';
+import { readPointer } from '../release/release.ts';
 
 const log = getLogger('search');
 

@@ -15,8 +15,8 @@ import { isSharedStateError } from '../../lib/shared-state/index.ts';
 import { redisJobQueue, type JobQueue } from '../../lib/shared-state/redis-queue.ts';
 import type { RedisConnection } from '../../lib/shared-state/redis.ts';
 import type { PrerenderResult } from '../prerender/run.ts';
-import { runFailureError, runFailureOf, type RunFailure } from '../revalidate-failure.ts';
-import type { RevalidateRequest } from '../revalidate.ts';
+import { runFailureError, runFailureOf, type RunFailure } from '../revalidate/revalidate-failure.ts';
+import type { RevalidateRequest } from '../revalidate/revalidate.ts';
 
 const log = getLogger('revalidate');
 

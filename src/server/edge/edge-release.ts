@@ -1,8 +1,8 @@
 // Reads what the edge configuration needs from a release: its hosts and each host's route rules.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOSTS_FILE, readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
-import type { BuildMeta, LatestBuild } from '../static-site.ts';
+import { HOSTS_FILE, readPointer, releaseDir, type ReleaseHosts } from '../release/release.ts';
+import type { BuildMeta, LatestBuild } from '../delivery/static-site.ts';
 import type { EdgeRelease, HostRoutes } from './nginx-config.ts';
 
 /** The rules of release `id` (default: the live one), or null when there is none or it cannot be read. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FALLBACK_CSP, SECURITY_HEADERS, withHeaderOnlyDirectives } from '../headers.ts';
+import { FALLBACK_CSP, SECURITY_HEADERS, withHeaderOnlyDirectives } from '../http/headers.ts';
 import { DELIVERY } from '../prerender/policies.ts';
 import { findProgram } from '../../../scripts/system-package.ts';
 import { dynamicArgsPattern, dynamicCookiePattern, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';

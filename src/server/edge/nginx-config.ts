@@ -18,7 +18,7 @@
  * (not the `live` link), and the edge writes a new one and reloads nginx gracefully when `live`
  * changes (edge/nginx.ts). A request is thus answered from one release, never a mix of two.
  */
-import { SECURITY_HEADERS, FALLBACK_CSP, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from '../headers.ts';
+import { SECURITY_HEADERS, FALLBACK_CSP, CACHE_HTML, CACHE_IMMUTABLE, withHeaderOnlyDirectives } from '../http/headers.ts';
 
 /** One host's prerendered routes: path → fingerprint and CSP (the build meta's `routes`). */
 export type HostRoutes = Record<string, { fingerprint: string; csp: string | null }>;

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, watch, writeFileSync, type FSWatch
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { readPointer } from '../release.ts';
+import { readPointer } from '../release/release.ts';
 import { DELIVERY } from '../prerender/policies.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { readEdgeRelease } from './edge-release.ts';

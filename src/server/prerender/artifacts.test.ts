@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
-import type { RouteRule } from '../static-site.ts';
+import type { RouteRule } from '../delivery/static-site.ts';
 import type { PlannedRoute } from './collect.ts';
 import { releaseHosts, routeIndexFor, searchDocuments, sitemapEntries } from './artifacts.ts';
 import { ROUTE_INDEX_FORMAT, type RouteIndex } from './targets.ts';

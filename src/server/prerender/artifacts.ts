@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { alternateLinks } from '../../site/alternates.ts';
 import type { SystemData } from '../../site/types.ts';
-import type { BuildMeta, LatestBuild } from '../static-site.ts';
-import { HOSTS_FILE, type ReleaseHosts } from '../release.ts';
+import type { BuildMeta, LatestBuild } from '../delivery/static-site.ts';
+import { HOSTS_FILE, type ReleaseHosts } from '../release/release.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
 import { writeCompressedSiblings } from '../../lib/fs/compress.ts';
 import { indexKey, publishSearchDocuments, searchSiteKey, type Language, type SearchConfig, type SearchDocument } from '../../lib/search/index.ts';

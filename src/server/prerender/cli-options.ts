@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { distDirOf, serverEnv } from '../env.ts';
+import { distDirOf, serverEnv } from '../boot/env.ts';
 import { PRERENDER_STEPS, type PrerenderOptions, type PrerenderStep, type Progress } from './run.ts';
 
 /** Prerender options from the environment (the same variables the server reads). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildMeta } from '../static-site.ts';
+import type { BuildMeta } from '../delivery/static-site.ts';
 import type { SystemData } from '../../site/types.ts';
 import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
 import { collectPhase, collectTargets, publishedResult, renderJobs, targetPhase, type PublishedRun, type TargetPhase } from './phases.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { servicesFromEnv } from '../env.ts';
+import { servicesFromEnv } from '../boot/env.ts';
 import { recordingCalls, type CallRecording } from '../../lib/http/recording.ts';
-import { cleanStatic, linkTree, newReleaseId, publishRelease, releaseDir, skipInCopy, stageRelease, takeStaged } from '../release.ts';
+import { cleanStatic, linkTree, newReleaseId, publishRelease, releaseDir, skipInCopy, stageRelease, takeStaged } from '../release/release.ts';
 import { collect, type Collected, type CollectTargets } from './collect.ts';
 import { planRelease } from './plan.ts';
 import { renderAll } from './render-pool.ts';

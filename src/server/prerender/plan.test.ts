@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildMeta } from '../static-site.ts';
+import type { BuildMeta } from '../delivery/static-site.ts';
 import { planRelease, type PlanInput, type PlanRoute } from './plan.ts';
 
 const route = (path: string, records: string[], keys: string[] = [], host = 'localhost'): PlanRoute => ({

@@ -1,4 +1,4 @@
-import type { BuildMeta } from '../static-site.ts';
+import type { BuildMeta } from '../delivery/static-site.ts';
 import { diffRoutes, routeFingerprint, type RouteDiff } from './fingerprint.ts';
 
 /** What planning needs of a route (a `PlannedRoute` of `collect.ts` has more). */

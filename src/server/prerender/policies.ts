@@ -12,7 +12,7 @@ export type { FeaturePolicy } from '../../features/platform/feature-policy.ts';
  * The features' delivery policies (each in `src/features/<feature>/policy.ts`): which requests
  * the static files cannot answer, which pages are never static. Beside the route sources
  * (sources.ts) because together they say what the prerender writes and when the server may use it;
- * the features' request-time steps are in request-hooks.ts. Read by src/server/app-server.ts,
+ * the features' request-time steps are in request-hooks.ts. Read by src/server/http/app-server.ts,
  * collect.ts and src/middleware.ts, never restated there.
  */
 export const FEATURE_POLICIES: readonly FeaturePolicy[] = [platformPolicy, locationsPolicy, editorialPolicy, draftPreviewPolicy, signInPolicy, editorPolicy];

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { payloadOf, type PageModelBase } from '../../features/platform/page-model.ts';
 import type { SystemData } from '../../site/types.ts';
-import type { RouteSizes } from '../static-site.ts';
-import { cspForPage, withCspMeta } from '../headers.ts';
+import type { RouteSizes } from '../delivery/static-site.ts';
+import { cspForPage, withCspMeta } from '../http/headers.ts';
 import { makeRouteFolder, writeReleaseFile } from './write.ts';
 import { routeDir } from './output.ts';
 

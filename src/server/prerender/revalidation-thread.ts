@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadEntry, prerender, type PrerenderOptions } from './run.ts';
 import { runWithRequestContext } from '../../lib/log/index.ts';
-import { runFailureOf, type RunFailure } from '../revalidate-failure.ts';
+import { runFailureOf, type RunFailure } from '../revalidate/revalidate-failure.ts';
 
 type Base = Omit<PrerenderOptions, 'onProgress' | 'force' | 'records'>;
 export interface RunMessage { force: PrerenderOptions['force']; records?: PrerenderOptions['records']; reqId?: string; run?: number }

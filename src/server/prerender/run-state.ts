@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { renderEnv } from '../env.ts';
-import type { BuildMeta, LatestBuild, RouteRule } from '../static-site.ts';
-import { readHostBuild, readReleaseHosts, routeFilesIntact } from '../release-check.ts';
-import { readPointer, releaseDir, type ReleaseHosts } from '../release.ts';
+import { renderEnv } from '../boot/env.ts';
+import type { BuildMeta, LatestBuild, RouteRule } from '../delivery/static-site.ts';
+import { readHostBuild, readReleaseHosts, routeFilesIntact } from '../release/release-check.ts';
+import { readPointer, releaseDir, type ReleaseHosts } from '../release/release.ts';
 import { routeDir } from './output.ts';
 import type { HostPlan } from './plan.ts';
 import type { PlannedRoute } from './collect.ts';

@@ -9,12 +9,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { timedFetch } from '../../lib/http/timeouts.ts';
 import type { PageModelBase } from '../../features/platform/page-model.ts';
 import type { Locale, SystemData } from '../../site/types.ts';
-import { liveDir, readPointer, releaseDir, stagedBase } from '../release.ts';
-import type { BuildMeta } from '../static-site.ts';
+import { liveDir, readPointer, releaseDir, stagedBase } from '../release/release.ts';
+import type { BuildMeta } from '../delivery/static-site.ts';
 import type { Collected, CollectTargets, PlannedRoute } from './collect.ts';
 import type { ChangedRecord } from './targets.ts';
 import { prerender, PRERENDER_STEPS, type PrerenderResult, type PrerenderStep } from './run.ts';
-import { parseServerEnv } from '../env.ts';
+import { parseServerEnv } from '../boot/env.ts';
+import { CompactIndex } from '../../lib/search/compact.ts';
 
 const HOST = 'localhost';
 const ORIGIN = 'http://localhost:4321';
@@ -305,7 +306,8 @@ describe('prerender: targeted revalidation (named records)', () => {
     const indexedTitle = () => {
       const manifest = JSON.parse(readFileSync(join(dist, 'search/manifest.json'), 'utf8')) as { indexes: { key: string; file: string }[] };
       const file = manifest.indexes.find((i) => i.key.endsWith('/en'))!.file;
-      const docs = (JSON.parse(readFileSync(join(dist, 'search', file), 'utf8')) as { docs: string[][] }).docs;
+      const index = new CompactIndex(readFileSync(join(dist, 'search', file)));
+      const docs = Array.from({ length: index.header.documentCount }, (_, n) => index.document<string[]>(n));
       return docs.find((d) => d[0] === '/en/contact')?.[1];
     };
     const seen: string[] = [];

@@ -1,4 +1,4 @@
-import { searchConfig as searchConfigOf, upstreamTimeouts, type ServerEnv } from '../env.ts';
+import { searchConfig as searchConfigOf, upstreamTimeouts, type ServerEnv } from '../boot/env.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import { readRouteIndex, type ChangedRecord, type RouteIndex } from './targets.t
 import { answersUnchanged, type CallRecording } from '../../lib/http/recording.ts';
 import { askAgain } from '../../lib/http/timeouts.ts';
 import type { SearchConfig } from '../../lib/search/index.ts';
-import { acquireLock, cleanStatic, releaseDir } from '../release.ts';
+import { acquireLock, cleanStatic, releaseDir } from '../release/release.ts';
 import { runState, secondsSince, type RunState } from './run-state.ts';
 import { collectPhase, linkPhase, publishPhase, renderPhase, targetPhase } from './phases.ts';
 import { artifactsPhase } from './artifacts.ts';

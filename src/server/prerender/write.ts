@@ -1,7 +1,7 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compressedSiblingsSync } from '../../lib/fs/compress.ts';
-import type { RouteSizes } from '../static-site.ts';
+import type { RouteSizes } from '../delivery/static-site.ts';
 
 /**
  * Writes a file of an UNPUBLISHED release (the prerender's pages and payloads), never in place: a

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { RenderSlots } from '../render-slots.ts';
+import { RenderSlots } from '../delivery/render-slots.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import type { WireRequest, WireResponse } from './wire.ts';
 
