@@ -203,7 +203,10 @@ test.describe('"Talk to an Expert" panel', () => {
     }
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
-    await expect(opener).toBeFocused();
+    // The page's focus is back on the opener. (Not toBeFocused: that also wants the window to have
+    // the focus, and a Tab past the dialog's last control may hand it to the browser, as the loop
+    // above allows: in the headless shell the window then stays without it.)
+    await expect.poll(() => opener.evaluate((el) => document.activeElement === el)).toBe(true);
   }
 
   test('opens from the header, the footer and a call to action, traps the focus, closes with Escape and gives the focus back', async ({ page, consoleErrors }) => {
