@@ -90,6 +90,9 @@ export default defineConfig({
       // local service may need more than the production default of 5 s on a busy machine. The
       // specs that prove the timeouts start servers of their own with short ones.
       UPSTREAM_TIMEOUT_MS: '30000',
+      // Every browser of the suite is one client address (127.0.0.1): together they start more
+      // image renders a minute than one visitor's limit (120). The limit itself is unit-tested.
+      IMAGE_RENDERS_PER_CLIENT_MINUTE: '5000',
       // Third-party scripts served by the content hub emulator, to prove when they load and when not.
       COOKIE_CONSENT_SCRIPT_URL: `http://127.0.0.1:${E2E_HUB_PORT}/assets/scripts/consent.js`,
       MONITORING_SCRIPT_URL: `http://127.0.0.1:${E2E_HUB_PORT}/assets/scripts/monitoring.js`,

@@ -58,7 +58,7 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
     distDir, astroHandler: opts.astroHandler, routes: revalidation.route, locals: { search },
     imageCacheMaxBytes: env.IMAGE_CACHE_MAX_BYTES,
     // A render (its source fetched from the asset store) is given up like any other upstream call.
-    imageRenderLimits: { timeoutMs: env.UPSTREAM_TIMEOUT_MS },
+    imageRenderLimits: { timeoutMs: env.UPSTREAM_TIMEOUT_MS, missesPerClient: { limit: env.IMAGE_RENDERS_PER_CLIENT_MINUTE, windowMs: 60_000 } },
     privileged: (req) => hasRevalidateSecret(req.headers, env.REVALIDATE_SECRET),
     ...(opts.renderPool ? { renderPool: opts.renderPool } : {}),
   });

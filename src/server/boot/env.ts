@@ -53,6 +53,12 @@ export const ServerEnvSchema = v.object({
   /** Bytes the embedded search indexes loaded by one instance may hold (least recently used ones are dropped past it). */
   SEARCH_MEMORY_BUDGET: v.optional(Bytes('SEARCH_MEMORY_BUDGET'), String(256 * 1024 ** 2)),
   IMAGE_CACHE_MAX_BYTES: v.optional(Bytes('IMAGE_CACHE_MAX_BYTES'), String(1024 ** 3)),
+  /**
+   * New image renders (/_image misses) one client address may start a minute; beyond, 429. A
+   * visitor's page asks for a few; many clients behind one address (a test suite's browsers, an
+   * office's proxy) may need more.
+   */
+  IMAGE_RENDERS_PER_CLIENT_MINUTE: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('IMAGE_RENDERS_PER_CLIENT_MINUTE must be a whole number'), v.minValue(1, 'IMAGE_RENDERS_PER_CLIENT_MINUTE must be at least 1'), v.maxValue(100_000, 'IMAGE_RENDERS_PER_CLIENT_MINUTE must be at most 100000')), '120'),
   TAG_MANAGER_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'TAG_MANAGER_ID must look like GTM-XXXXXXX'))),
   UPSTREAM_CONNECT_TIMEOUT_MS: v.optional(Millis('UPSTREAM_CONNECT_TIMEOUT_MS'), '2000'),
   UPSTREAM_TIMEOUT_MS: v.optional(Millis('UPSTREAM_TIMEOUT_MS'), '5000'),
