@@ -227,7 +227,10 @@ describe('POST /api/ticketing/graphql', () => {
     expect(fake.requests[0]!.bytes).toBeGreaterThan(total);
     expect(fake.requests[0]!.bytes).toBeLessThan(total + 2048);
     expect(fake.requests[0]!.text).toContain(JSON.stringify({ operationName: 'AddAttachment', query: ADD_ATTACHMENT_MUTATION, variables: { ticketId: 'SR-100001', file: null } }));
-    expect(peak - before).toBeLessThan(40 * 1024 * 1024);
+    // Buffered, the body would be held whole at least once (≥ 100 MB more); streamed, what is in
+    // flight plus garbage not collected yet: 20–50 MB, the most on a busy machine, where the
+    // process's other test threads also count in its RSS.
+    expect(peak - before).toBeLessThan(total * 0.75);
   }, 60_000);
 
   it('declares the upload guard for multipart bodies: a cap per client and a minimum rate (upload-guard.ts)', () => {
