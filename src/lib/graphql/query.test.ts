@@ -77,6 +77,34 @@ describe('the GraphQL transport', () => {
     expect(isServiceUnavailable(failed)).toBe(false);
   });
 
+  it('asks a query once more when the connection closes before the answer; never a mutation, never a third time', async () => {
+    // Each connection's request is answered only from the `resets`-th connection on; earlier ones are reset.
+    let connections = 0;
+    let resets = 1;
+    const endpoint = await listen(createTcpServer((socket) => {
+      sockets.push(socket);
+      const n = ++connections;
+      socket.once('data', () => {
+        if (n <= resets) { socket.resetAndDestroy(); return; }
+        const body = JSON.stringify({ data: { hello: 'again' } });
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      });
+    }));
+    expect(await call(endpoint, 2000)).toEqual({ hello: 'again' });
+    expect(connections).toBe(2);
+
+    connections = 0;
+    const mutation = await service.query({ endpoint, connectTimeoutMs: 200, timeoutMs: 2000 }, 'change', 'mutation { hello }', {}, Schema).catch((e: unknown) => e);
+    expect((mutation as TestError).failure).toBe('unreachable');
+    expect(connections).toBe(1);
+
+    connections = 0;
+    resets = 5;
+    const twice = await call(endpoint, 2000).catch((e: unknown) => e);
+    expect((twice as TestError).failure).toBe('unreachable');
+    expect(connections).toBe(2);
+  });
+
   it('answers normally within the timeouts', async () => {
     const endpoint = await listen(createHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { hello: 'world' } }));

@@ -1,7 +1,7 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
 import * as v from 'valibot';
 import { getLogger, truncateVariables, type Logger } from '../log/index.ts';
-import { describeFetchFailure, resolveTimeouts, timedFetch, type FailureKind, type UpstreamTimeouts } from '../http/timeouts.ts';
+import { describeFetchFailure, isConnectionClosed, resolveTimeouts, timedFetch, type FailureKind, type UpstreamTimeouts } from '../http/timeouts.ts';
 
 /** Where and how to reach a GraphQL service, and how long a call may take (defaults: connect 2 s, total 5 s). The log level is the server's (LOG_LEVEL). */
 export interface GraphQLServiceConfig extends UpstreamTimeouts {
@@ -62,6 +62,9 @@ export function graphQLErrorMessage(errors: { message?: string }[] | undefined, 
   return first ?? `GraphQL Error (Code: ${status})`;
 }
 
+/** A document that changes data (never sent twice by the transport). */
+const MUTATION = /\bmutation\b/;
+
 /**
  * The GraphQL transport shared by the service folders in src/lib: one client per endpoint, the
  * answer validated with valibot, every failure turned into the service's own error class with
@@ -95,9 +98,17 @@ export function graphQLService(opts: { name: string; ErrorClass: ServiceErrorCla
     const client = clientFor(config);
     const started = performance.now();
     log.debug(`${operation} ${truncateVariables(variables)}`);
+    const send = () => client.rawRequest<unknown>(document, variables, headers);
+    // A query read on a connection the service closed at that moment is asked once more on a
+    // new one; a mutation never is (it may have been carried out).
+    const repeatable = !MUTATION.test(document);
     let data: unknown;
     try {
-      data = (await client.rawRequest<unknown>(document, variables, headers)).data;
+      data = (await send().catch((err: unknown) => {
+        if (!repeatable || !isConnectionClosed(err)) throw err;
+        log.debug(`${operation}: the connection closed before an answer; asking again`);
+        return send();
+      })).data;
     } catch (err) {
       if (err instanceof ClientError) {
         const graphQLErrors = err.response.errors as GraphQLErrorItem[] | undefined;

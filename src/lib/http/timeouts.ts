@@ -54,6 +54,17 @@ export function describeFetchFailure(err: unknown, t: Required<UpstreamTimeouts>
 }
 
 /**
+ * The connection closed under the request before an answer came: typically a kept-alive
+ * connection the service was closing just as the request went out (each side's idle timer fired
+ * together), or a reset. A request that is safe to repeat may be sent once more on a new
+ * connection; a refused connection (the service is down) is not this.
+ */
+export function isConnectionClosed(err: unknown): boolean {
+  const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
+/**
  * `fetch` with both timeouts: the connect timeout on the connection pool, the total timeout as
  * an abort signal that also covers reading the body (combined with the caller's own signal).
  */
