@@ -22,8 +22,9 @@ import { editorOf } from './auth.server.ts';
 import { checkParam } from './params.ts';
 import { editorCookieHeader, editorSession, editorSessionValue, secondsLeft, SessionIdSchema, type EditorSession } from './session.server.ts';
 
-/** The query parameter that carries the token to the target host. */
-export const HANDOFF_PARAM = 'editor-handoff';
+import { HANDOFF_PARAM } from './policy.ts';
+
+export { HANDOFF_PARAM };
 /** How long a handoff token is accepted (the browser follows the redirect at once). */
 export const HANDOFF_TTL_SECONDS = 60;
 

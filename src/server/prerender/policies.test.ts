@@ -9,7 +9,7 @@ const none = new URLSearchParams();
 describe('the features\' delivery policies', () => {
   it('make dynamic every query parameter a feature renders from, and nothing else', () => {
     // The list src/server/http/app-server.ts kept by hand before the registry, restating the features.
-    expect([...DELIVERY.dynamicParams].sort()).toEqual(['brand', 'category', 'country', 'direct', 'nextRelease', 'page', 'preview', 'q', 'type']);
+    expect([...DELIVERY.dynamicParams].sort()).toEqual(['brand', 'category', 'country', 'direct', 'editor-handoff', 'nextRelease', 'page', 'preview', 'q', 'type']);
     for (const p of [...FILTER_PARAMS, ...LIST_QUERY_PARAMS, PREVIEW_PARAM]) expect(DELIVERY.isDynamic(new URLSearchParams({ [p]: '' }), undefined)).toBe(true);
     expect(DELIVERY.isDynamic(new URLSearchParams({ utm_source: 'x', cache: 'bypass' }), undefined)).toBe(false);
   });
