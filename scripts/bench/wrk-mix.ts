@@ -16,7 +16,7 @@ export interface WrkRequest {
 
 /** A Lua string literal for any bytes (UTF-8 passes as is; control bytes as decimal escapes). */
 export function luaString(s: string): string {
-  return `"${s.replace(/[\\"]/g, '\\$&').replace(/[\x00-\x1f\x7f]/g, (c) => `\\${c.charCodeAt(0)}`)}"`;
+  return `"${s.replace(/[\\"]/g, '\\$&').replace(/[^ -~\u0080-\u{10ffff}]/gu, (c) => `\\${c.charCodeAt(0)}`)}"`;
 }
 
 /**
