@@ -38,6 +38,11 @@ describe('mergedPercentile', () => {
     expect(mergedPercentile([fast, slow], 99)).toBeCloseTo(190, 0);
     expect(mergedPercentile([fast, slow], 50)).toBeLessThan(10);
   });
+  it('reads a curve only up to its first latency above the candidate', () => {
+    // A stray low value at the end of a curve (wrk answers 0 for percentile(100)) is no answer at 0 ms.
+    const curve = curveOf((p) => (p === 100 ? 0 : 5000));
+    expect(mergedPercentile([{ requests: 100, curve }], 50)).toBe(5);
+  });
   it('is not a mean of the runs’ p99s', () => {
     const fast = { requests: 99_000, curve: curveOf(() => 1000) };
     const slow = { requests: 1000, curve: curveOf(() => 500_000) };
@@ -100,6 +105,10 @@ describe.skipIf(!wrk)('wrkScript in wrk', () => {
     expect(Object.keys(report.unexpected)).toEqual(['500']);
     expect(report.unexpected['500']).toBe(report.statuses['500']);
     expect(report.curve).toHaveLength(CURVE_POINTS.length);
+    // Latencies in µs, ascending with the percentile, the last one the maximum (never wrk's 0).
+    expect(report.curve[0]![1]).toBeGreaterThan(0);
+    expect(report.curve.every(([, us], i) => i === 0 || us >= report.curve[i - 1]![1])).toBe(true);
+    expect(mergedPercentile([report], 100)).toBeGreaterThan(0);
     const gone = seen.filter((s) => s.path.startsWith('/gone'));
     expect(new Set(gone.map((s) => s.path)).size).toBe(gone.length);
     expect(gone.every((s) => s.host === 'a.example')).toBe(true);

@@ -97,7 +97,8 @@ done = function(summary, latency, requests)
   end
   local points = { ${CURVE_POINTS.join(', ')} }
   local curve = {}
-  for _, p in ipairs(points) do table.insert(curve, string.format("[%g,%d]", p, latency:percentile(p))) end
+  -- wrk's percentile(100) ranks past the last answer and says 0: the maximum is max.
+  for _, p in ipairs(points) do table.insert(curve, string.format("[%g,%d]", p, p < 100 and latency:percentile(p) or latency.max)) end
   local e = summary.errors
   io.write(string.format('WRKJSON {"requests":%d,"durationUs":%d,"bytes":%d,"socket":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"statuses":%s,"unexpected":%s,"curve":[%s]}\\n',
     summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.timeout, counts(all), counts(bad), table.concat(curve, ",")))
@@ -141,7 +142,10 @@ export function mergedPercentile(runs: readonly { requests: number; curve: reado
   const candidates = [...new Set(runs.flatMap((r) => r.curve.map(([, us]) => us)))].sort((a, b) => a - b);
   const below = (us: number) => runs.reduce((n, r) => {
     let share = 0;
-    for (const [q, v] of r.curve) if (v <= us) share = q;
+    for (const [q, v] of r.curve) {
+      if (v > us) break;
+      share = q;
+    }
     return n + (share / 100) * r.requests;
   }, 0);
   for (const us of candidates) if (below(us) >= (p / 100) * total - 1e-9) return us / 1000;
