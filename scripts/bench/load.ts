@@ -1,4 +1,4 @@
-// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229] [-- --edge]
+// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229] [-- --edge] [-- --only search]
 // Mixed traffic against the real server on loopback, with the emulators behind it: 70 % prerendered
 // pages across the hosts and locales of the live release, 20 % search API (search and suggest,
 // varied queries), 10 % on-demand answers (404s of ever new paths, redirects, customer-area
@@ -30,6 +30,9 @@ const DURATION = Number(arg('duration', SOAK ? '600' : '60'));
 const CONNECTIONS = Number(arg('connections', '200'));
 const WARMUP = Number(arg('warmup', '10'));
 const PORT = Number(arg('port', '6400'));
+// --only <part of a kind's name> (prerendered, search, 404, redirect, shell): that kind alone, on its
+// share of the connections: its own CPU per request, without the others' load.
+const ONLY = arg('only', '');
 /** Targets printed beside the figures (never enforced). */
 const TARGET_P99_MS = 100;
 const TARGET_PAGE_P99_MS = 50;
@@ -271,7 +274,8 @@ const plannedStreams = [
   { name: 'prerendered', group: 'prerendered', list: okPages },
   { name: 'search API', group: 'search API', list: okSearches },
   ...onDemandKinds.map(([kind, name]) => ({ name, group: 'on demand', list: okOnDemand.filter((p) => p.kind === kind) })),
-].filter((s) => s.list.length);
+].filter((s) => s.list.length && (!ONLY || s.name.includes(ONLY)));
+if (!plannedStreams.length) throw new Error(`--only ${ONLY}: no kind of traffic has that name`);
 const [pageConns, searchConns, onDemandConns] = splitConnections(CONNECTIONS, [70, 20, 10]) as [number, number, number];
 const onDemandStreams = plannedStreams.filter((s) => s.group === 'on demand');
 const onDemandSplit = onDemandStreams.length ? splitConnections(Math.max(onDemandConns, onDemandStreams.length), onDemandStreams.map((s) => s.list.length)) : [];
