@@ -376,14 +376,14 @@ function row(rs: typeof results): Row {
 const seconds = samples.at(-1)!.t;
 const rows: [string, Row][] = [
   ...results.map((r) => [r.stream.name, row([r])] as [string, Row]),
-  ['on demand', row(results.filter((r) => r.stream.group === 'on demand'))],
+  ...(results.some((r) => r.stream.group === 'on demand') ? [['on demand', row(results.filter((r) => r.stream.group === 'on demand'))] as [string, Row]] : []),
   ['all', row(results)],
 ];
 const all = rows.at(-1)![1];
 const byName = new Map(rows);
 console.log(`\n${pad('traffic', 22)}${pad('conns', 7)}${pad('share', 7)}${pad('requests', 10)}${pad('req/s', 8)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}statuses`);
 for (const [name, r] of rows) {
-  const conns = name === 'all' ? CONNECTIONS : name === 'on demand' ? onDemandSplit.reduce((a, b) => a + b, 0) : streams.find((s) => s.name === name)!.connections;
+  const conns = streams.filter((s) => name === 'all' || s.name === name || s.group === name).reduce((n, s) => n + s.connections, 0);
   const share = `${Math.round((r.requests / Math.max(1, all.requests)) * 100)} %`;
   console.log(`${pad(name, 22)}${pad(String(conns), 7)}${pad(share, 7)}${pad(String(r.requests), 10)}${pad((r.requests / seconds).toFixed(0), 8)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(String(sum(r.errors) + r.socket), 8)}${fmtStatuses(r.statuses)}`);
 }
