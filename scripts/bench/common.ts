@@ -72,5 +72,21 @@ export function rssMiB(pid: number | undefined): number | null {
   }
 }
 
+/** CPU time (user + system, ms) of a process, its threads and its descendants (nginx's workers), from /proc; null off Linux. */
+export function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    // Fields 14 and 15 (utime, stime) in clock ticks, 100 per second on Linux.
+    return (Number(own[11]) + Number(own[12])) * 10 + kids.reduce((n, k) => n + (cpuMs(k) ?? 0), 0);
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU time (ms) of several processes together (cpuMs), null when one cannot be read. */
+export const cpuOf = (pids: (number | undefined)[]): number | null => pids.reduce<number | null>((n, p) => (n === null ? null : ((c) => (c === null ? null : n + c))(cpuMs(p))), 0);
+
 /** Pads a table cell. */
 export const pad = (s: string, n: number): string => s.padEnd(n);

@@ -1,24 +1,28 @@
-// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229] [-- --edge]
+// npm run bench:load [-- --duration 60] [-- --connections 200] [-- --soak] [-- --warmup 10] [-- --port 6400] [-- --prerender] [-- --inspect 9229] [-- --edge] [-- --only search]
 // Mixed traffic against the real server on loopback, with the emulators behind it: 70 % prerendered
 // pages across the hosts and locales of the live release, 20 % search API (search and suggest,
 // varied queries), 10 % on-demand answers (404s of ever new paths, redirects, customer-area
-// shells). Prints requests/s, p50/p99 (overall and per kind), errors by status (an answer other
-// than the one expected for that request: an expected 404 is no error) and the server's RSS at the
-// start, the middle and the end of the run, beside the targets. --soak runs 10 minutes and prints
-// a line per minute. Builds when the sources changed, prerenders when dist/ has no release (or
-// with --prerender); never fails on a number. Ports: --port P for the server, P-1 … P-4 for the emulators.
+// shells), driven by wrk (native: the load generator must not be what is measured), one process
+// per kind with the connections split 70/20/10 (wrk-mix.ts). Prints per kind requests/s, p50/p99,
+// errors by status (an answer other than the one expected for that request: an expected 404 is no
+// error) and socket errors, the overall p99, the servers' CPU per request (from /proc: nginx and
+// the instances) and their RSS at the start, the middle and the end of the run, beside the
+// targets. --soak runs 10 minutes and prints a line per minute. Builds when the sources changed,
+// prerenders when dist/ has no release (or with --prerender); never fails on a number. Ports:
+// --port P for the server (nginx with --edge), P-1 … P-4 for the emulators, P-5, P-6 … the instances.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { buildIfNeeded, distDir } from '../build-if-needed.ts';
 import { hasPublishedRelease } from '../../src/server/boot/startup.ts';
 import { CUSTOMER_AREA_PATHS } from '../../src/features/customer-area/paths.ts';
 import type { BuildMeta, LatestBuild } from '../../src/server/delivery/static-site.ts';
 import type { ReleaseHosts } from '../../src/server/release/release.ts';
-import { arg, flag, loadNow, pad, rssMiB, send, spawnServer, waitFor } from './common.ts';
+import { arg, cpuOf, flag, loadNow, pad, rssMiB, send, spawnServer, waitFor } from './common.ts';
+import { ensureWrk } from '../system-package.ts';
+import { addCounts, mergedPercentile, parseWrkReport, splitConnections, wrkScript, type WrkReport } from './wrk-mix.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const SOAK = flag('soak');
@@ -26,8 +30,13 @@ const DURATION = Number(arg('duration', SOAK ? '600' : '60'));
 const CONNECTIONS = Number(arg('connections', '200'));
 const WARMUP = Number(arg('warmup', '10'));
 const PORT = Number(arg('port', '6400'));
+// --only <part of a kind's name> (prerendered, search, 404, redirect, shell): that kind alone, on its
+// share of the connections: its own CPU per request, without the others' load.
+const ONLY = arg('only', '');
 /** Targets printed beside the figures (never enforced). */
 const TARGET_P99_MS = 100;
+const TARGET_PAGE_P99_MS = 50;
+const TARGET_ON_DEMAND_P99_MS = 300;
 const TARGET_RSS_GROWTH = 0.05;
 
 const children: ChildProcess[] = [];
@@ -89,15 +98,14 @@ const mainHost = hosts.main ?? Object.keys(hosts.hosts)[0] ?? 'localhost';
 // ---------------------------------------------------------------------------------------------
 // 2. The requests: a weighted, shuffled sequence every connection goes through in turn.
 type Kind = 'page' | 'search' | 'suggest' | 'notFound' | 'redirect' | 'shell';
-const GROUP: Record<Kind, string> = { page: 'prerendered', search: 'search API', suggest: 'search API', notFound: 'on demand', redirect: 'on demand', shell: 'on demand' };
 interface Planned {
   kind: Kind;
   method: 'GET' | 'POST';
   path: string;
   host: string;
   body?: string;
-  /** A fresh path or query per request (404s and some searches: nothing may grow with them). */
-  fresh?: (n: number) => { path?: string; body?: string };
+  /** A fresh path or query per request, `{n}` in `path` or `body` replaced by a new tag (404s and some searches: nothing may grow with them). */
+  fresh?: boolean;
   /** Filled in by the probe: the status this request must answer. */
   expected?: number;
 }
@@ -159,7 +167,7 @@ for (const [host, locales] of localesOf) {
         searches.push({ kind, method: 'POST', path: `/api/search-proxy/${kind}`, host, body: body(q) });
       }
       // Ever new words (typos, part numbers): the analyzer's and the engine's memory must stay bounded.
-      searches.push({ kind, method: 'POST', path: `/api/search-proxy/${kind}`, host, body: body(''), fresh: (n) => ({ body: body(`${pick(queriesFor(locale))} x${n.toString(36)}`) }) });
+      searches.push({ kind, method: 'POST', path: `/api/search-proxy/${kind}`, host, body: body(`${pick(queriesFor(locale))} x{n}`), fresh: true });
     }
   }
 }
@@ -167,7 +175,7 @@ for (const [host, locales] of localesOf) {
 const onDemand: Planned[] = [];
 for (const [host, locales] of localesOf) {
   for (const locale of locales) {
-    onDemand.push({ kind: 'notFound', method: 'GET', path: `/${locale}/no-such-page`, host, fresh: (n) => ({ path: `/${locale}/no-such-page-${n.toString(36)}` }) });
+    onDemand.push({ kind: 'notFound', method: 'GET', path: `/${locale}/no-such-page-{n}`, host, fresh: true });
     onDemand.push({ kind: 'notFound', method: 'GET', path: `/${locale}/products/no-such-product`, host });
   }
   for (const r of redirectsOf.get(host) ?? []) {
@@ -193,6 +201,8 @@ const inspect = arg('inspect', '');
 // --edge: the same load through nginx in front of WORKERS instances (default 2) on P-5, P-6, … (scripts/edge.ts).
 const EDGE = flag('edge');
 let serverPids: (number | undefined)[];
+/** The processes whose CPU time is the servers': the instances, and nginx (its workers with it) with --edge. */
+let cpuPids: (number | undefined)[];
 let closeEdge: (() => Promise<void>) | null = null;
 if (EDGE) {
   const { startCluster } = await import('../edge.ts');
@@ -206,11 +216,13 @@ if (EDGE) {
   closeEdge = cluster.close;
   process.on('exit', () => { for (const i of cluster.instances) i.process.kill('SIGTERM'); cluster.edge.process.kill('SIGQUIT'); });
   serverPids = cluster.instances.map((i) => i.process.pid);
+  cpuPids = [...serverPids, cluster.edge.process.pid];
   console.log(`edge: nginx on ${PORT} in front of ${workers} instances (${cluster.instances.map((i) => i.port).join(', ')})`);
 } else {
   const server = spawnServer({ root, dist, port: PORT, execArgv: inspect ? [`--inspect=127.0.0.1:${inspect}`] : [] });
   children.push(server);
   serverPids = [server.pid];
+  cpuPids = serverPids;
 }
 const base = `http://127.0.0.1:${PORT}`;
 await waitFor(`${base}/en`, { host: hostHeader(mainHost) });
@@ -224,11 +236,12 @@ const wanted: Record<Kind, (status: number) => boolean> = {
   shell: (s) => s === 200,
 };
 const dropped: string[] = [];
+const probeTag = (s: string) => s.replaceAll('{n}', 'probe0');
 async function probe(p: Planned): Promise<boolean> {
-  const res = await send(`${base}${p.fresh?.(0).path ?? p.path}`, {
+  const res = await send(`${base}${probeTag(p.path)}`, {
     method: p.method,
     headers: { ...HEADERS, host: hostHeader(p.host), ...(p.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: p.fresh?.(0).body ?? p.body,
+    body: p.body === undefined ? undefined : probeTag(p.body),
   });
   const render = res.headers['x-render'];
   if (!wanted[p.kind](res.status) || (p.kind === 'page' && render !== 'prerendered')) {
@@ -250,150 +263,134 @@ async function probeAll(list: Planned[]): Promise<Planned[]> {
 const [okPages, okSearches, okOnDemand] = [await probeAll(pages), await probeAll(searches), await probeAll(onDemand)];
 if (dropped.length) console.warn(`left out (answered other than expected before the load): ${dropped.length}\n  ${dropped.slice(0, 15).join('\n  ')}${dropped.length > 15 ? '\n  …' : ''}`);
 
-/** 1,000 slots: 700 pages, 200 search API, 100 on demand, each list cycled, then shuffled. */
-const cycle = <T>(xs: T[], n: number): T[] => (xs.length ? Array.from({ length: n }, (_, i) => xs[i % xs.length]!) : []);
-const sequence = shuffle([...cycle(shuffle(okPages), 700), ...cycle(shuffle(okSearches), 200), ...cycle(shuffle(okOnDemand), 100)]);
-
 // ---------------------------------------------------------------------------------------------
-// 4. Counting: statuses per kind, errors (unexpected statuses), latency histograms per group.
-/** Latencies in 0.1 ms steps up to 10 s (a bounded histogram, good for any run length). */
-class Histogram {
-  private counts = new Uint32Array(100_001);
-  total = 0;
-  record(ms: number) {
-    this.counts[Math.min(100_000, Math.max(0, Math.round(ms * 10)))]!++;
-    this.total++;
-  }
-  percentile(p: number): number {
-    const rank = Math.ceil((p / 100) * this.total);
-    let seen = 0;
-    for (let i = 0; i < this.counts.length; i++) {
-      seen += this.counts[i]!;
-      if (seen >= rank && seen > 0) return i / 10;
-    }
-    return 0;
-  }
-}
-interface Tally { statuses: Map<number, number>; errors: Map<number, number>; latency: Histogram }
-const newTally = (): Tally => ({ statuses: new Map(), errors: new Map(), latency: new Histogram() });
-const bump = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
-
-let tallies = new Map<string, Tally>();
-let minute = newTally();
-let answered: Planned | null = null;
-let fresh = 0;
-const requests = sequence.map((p) => ({
-  method: p.method,
-  path: p.path,
-  headers: { ...HEADERS, host: hostHeader(p.host), ...(p.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-  ...(p.body !== undefined ? { body: p.body } : {}),
-  ...(p.fresh ? {
-    setupRequest: <R extends { path: string; body?: string }>(req: R): R => ({ ...req, ...p.fresh!(++fresh) }),
-  } : {}),
-  // Called right before autocannon's own 'response' event for the same answer (see track()).
-  onResponse: () => { answered = p; },
-}));
-
-function track(instance: autocannon.Instance) {
-  instance.on('response', (_client, rawStatus, _bytes, ms) => {
-    const p = answered;
-    answered = null;
-    if (!p) return;
-    // 0: an answer autocannon could not parse a status from (a connection cut mid-answer).
-    const status = Number(rawStatus) || 0;
-    for (const key of [GROUP[p.kind], 'all']) {
-      let t = tallies.get(key);
-      if (!t) tallies.set(key, (t = newTally()));
-      bump(t.statuses, status);
-      if (status !== p.expected) bump(t.errors, status);
-      t.latency.record(ms);
-    }
-    minute.latency.record(ms);
-    if (status !== p.expected) bump(minute.errors, status);
-  });
-}
-const errorCodes = new Map<string, number>();
-const countErrors = (instance: autocannon.Instance) => instance.on('reqError', (err) => {
-  const code = (err as NodeJS.ErrnoException).code ?? err.message;
-  errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
+// 4. The load generator: wrk, one process per kind of traffic with its own expected statuses
+//    (wrk-mix.ts says why), the connections split by the mix (70 % prerendered, 20 % search API,
+//    10 % on demand, that share split by how many on-demand requests each kind has).
+interface Stream { name: string; group: string; list: Planned[]; connections: number; script: string }
+const wrkPath = ensureWrk();
+const onDemandKinds = [['notFound', 'on demand: 404'], ['redirect', 'on demand: redirect'], ['shell', 'on demand: shell']] as const;
+const plannedStreams = [
+  { name: 'prerendered', group: 'prerendered', list: okPages },
+  { name: 'search API', group: 'search API', list: okSearches },
+  ...onDemandKinds.map(([kind, name]) => ({ name, group: 'on demand', list: okOnDemand.filter((p) => p.kind === kind) })),
+].filter((s) => s.list.length && (!ONLY || s.name.includes(ONLY)));
+if (!plannedStreams.length) throw new Error(`--only ${ONLY}: no kind of traffic has that name`);
+const [pageConns, searchConns, onDemandConns] = splitConnections(CONNECTIONS, [70, 20, 10]) as [number, number, number];
+const onDemandStreams = plannedStreams.filter((s) => s.group === 'on demand');
+const onDemandSplit = onDemandStreams.length ? splitConnections(Math.max(onDemandConns, onDemandStreams.length), onDemandStreams.map((s) => s.list.length)) : [];
+const streams: Stream[] = plannedStreams.map((s) => {
+  const connections = s.group === 'prerendered' ? pageConns : s.group === 'search API' ? searchConns : onDemandSplit[onDemandStreams.indexOf(s)]!;
+  const script = join(work, `${s.name.replace(/\W+/g, '-')}.lua`);
+  const expected = [...new Set(s.list.map((p) => p.expected!))].sort();
+  const headers = { Accept: HEADERS.accept, 'Accept-Encoding': HEADERS['accept-encoding'], 'User-Agent': HEADERS['user-agent'] };
+  writeFileSync(script, wrkScript(shuffle([...s.list]).map((p) => ({ method: p.method, path: p.path, host: hostHeader(p.host), body: p.body, fresh: p.fresh })), expected, headers, s.name.replace(/\W+/g, '').slice(0, 3)));
+  return { ...s, connections, script };
 });
 
-/**
- * Each connection starts the sequence at its own place (autocannon's connections all start at the
- * first request), so a short run still sees the whole mix.
- */
-const setupClient = (client: autocannon.Client) => {
-  const at = Math.floor(random() * requests.length);
-  client.setRequests([...requests.slice(at), ...requests.slice(0, at)].map((r) => ({ ...r })));
-};
-const opts = { url: base, connections: CONNECTIONS, requests, setupClient, timeout: 10 };
+interface StreamResult { stream: Stream; report: WrkReport }
+/** All streams at once for `seconds`; resolves with each one's report. */
+async function runMix(seconds: number): Promise<StreamResult[]> {
+  return Promise.all(streams.map((stream) => new Promise<StreamResult>((resolve, reject) => {
+    const child = spawn(wrkPath, ['-t', '1', '-c', String(stream.connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', stream.script, base], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('error', reject);
+    child.once('exit', () => {
+      try {
+        resolve({ stream, report: parseWrkReport(out) });
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  })));
+}
 
 // ---------------------------------------------------------------------------------------------
-// 5. Warm-up, then the measured run with the server's RSS sampled every second.
+// 5. Warm-up, then the measured run (--soak: minute by minute) with the servers' RSS sampled every
+//    second and their CPU time read before and after.
 /** RSS of the Node server(s): the sum over the instances with --edge. */
 const rss = (): number => serverPids.reduce<number>((n, pid) => n + (rssMiB(pid) ?? Number.NaN), 0);
 const rssIdle = rss();
 const hostCount = new Set(okPages.map((p) => p.host)).size;
 const localeCount = new Set(okPages.map((p) => `${p.host}/${p.path.split('/')[1]}`)).size;
-console.log(`machine: ${cpus().length} cores, load ${loadNow()} (load generator and server share them: figures under load > 1.5 are not comparable)`);
+console.log(`machine: ${cpus().length} cores, load ${loadNow()} (wrk and the servers share them: compare CPU per request when the load is not the same)`);
 console.log(`release ${release.split('/').pop()}: ${okPages.length} prerendered pages over ${hostCount} hosts and ${localeCount} host × locale trees; ${okSearches.length} search/suggest requests; ${okOnDemand.length} on-demand requests (404s, redirects, customer-area shells)`);
-console.log(`server pid ${serverPids.join(', ')}; warm-up: ${WARMUP} s at ${CONNECTIONS} connections…`);
-if (WARMUP > 0) {
-  const w = autocannon({ ...opts, duration: WARMUP });
-  track(w);
-  countErrors(w);
-  await w;
-}
-const warmupErrors = tallies.get('all')?.errors ?? new Map<number, number>();
-tallies = new Map();
-errorCodes.clear();
-minute = newTally();
+console.log(`wrk: ${streams.map((s) => `${s.name} ${s.connections}`).join(', ')} connections (one process each)`);
+console.log(`server pid ${serverPids.join(', ')}${cpuPids.length > serverPids.length ? ` (+ nginx ${cpuPids.at(-1)})` : ''}; warm-up: ${WARMUP} s…`);
+const warmup = WARMUP > 0 ? await runMix(WARMUP) : [];
+const warmupErrors = warmup.reduce((m, r) => addCounts(m, r.report.unexpected), new Map<number, number>());
 
 const samples: { t: number; mib: number }[] = [];
 const started = Date.now();
 samples.push({ t: 0, mib: rss() });
 const load0 = loadNow();
-console.log(`measuring: ${CONNECTIONS} connections × ${DURATION} s (70 % prerendered, 20 % search API, 10 % on demand)…`);
-const run = autocannon({ ...opts, duration: DURATION });
-track(run);
-countErrors(run);
+const cpu0 = cpuOf(cpuPids);
+console.log(`measuring: ${CONNECTIONS} connections × ${DURATION} s (70 % prerendered, 20 % search API, 10 % on demand by connections)…`);
+const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, mib: rss() }), 1000);
+const chunks: StreamResult[][] = [];
 const perMinute: string[] = [];
-// A line each time a minute boundary has passed (a late tick of the timer must not skip one), its
-// rate over the seconds since the last line.
-let lineAt = 0;
-const sampler = setInterval(() => {
-  const t = (Date.now() - started) / 1000;
-  samples.push({ t, mib: rss() });
-  if (SOAK && t >= (perMinute.length + 1) * 60) {
-    const errs = [...minute.errors.values()].reduce((a, b) => a + b, 0);
-    const line = `  min ${String(perMinute.length + 1).padStart(2)}: ${Math.round(minute.latency.total / (t - lineAt))} req/s, p50 ${minute.latency.percentile(50)} ms, p99 ${minute.latency.percentile(99)} ms, errors ${errs}, RSS ${rss().toFixed(0)} MiB, load ${loadNow()}`;
+// --soak: minute-long runs in a row, a line after each (the last one the rest of the duration).
+for (let left = DURATION; left > 0;) {
+  const seconds = SOAK ? Math.min(60, left) : left;
+  const cpuBefore = cpuOf(cpuPids);
+  const chunk = await runMix(seconds);
+  chunks.push(chunk);
+  left -= seconds;
+  if (SOAK) {
+    const requests = chunk.reduce((n, r) => n + r.report.requests, 0);
+    const cpu = cpuOf(cpuPids);
+    const errs = chunk.reduce((n, r) => n + Object.values(r.report.unexpected).reduce((a, b) => a + b, 0), 0);
+    const line = `  min ${String(chunks.length).padStart(2)}: ${Math.round(requests / seconds)} req/s, p50 ${mergedPercentile(chunk.map((r) => r.report), 50)} ms, p99 ${mergedPercentile(chunk.map((r) => r.report), 99)} ms, errors ${errs}, CPU ${cpu === null || cpuBefore === null ? '–' : Math.round(((cpu - cpuBefore) * 1000) / Math.max(1, requests))} µs/req, RSS ${rss().toFixed(0)} MiB, load ${loadNow()}`;
     console.log(line);
     perMinute.push(line);
-    minute = newTally();
-    lineAt = t;
   }
-}, 1000);
-const result = await run;
+}
 clearInterval(sampler);
+const cpu1 = cpuOf(cpuPids);
 samples.push({ t: (Date.now() - started) / 1000, mib: rss() });
 const load1 = loadNow();
 
 // ---------------------------------------------------------------------------------------------
 // 6. The table.
-const all = tallies.get('all') ?? newTally();
-const fmtStatuses = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ') || '–';
+/** One stream's reports over the chunks, as one: its requests and statuses added, its curve the merged one. */
+const results = streams.map((stream) => {
+  const reports = chunks.map((c) => c.find((r) => r.stream === stream)!.report);
+  return { stream, reports };
+});
 const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const seconds = samples.at(-1)!.t;
-console.log(`\n${pad('traffic', 13)}${pad('share', 7)}${pad('requests', 10)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}statuses`);
-for (const key of ['prerendered', 'search API', 'on demand', 'all']) {
-  const t = tallies.get(key);
-  if (!t) continue;
-  const share = `${Math.round((t.latency.total / Math.max(1, all.latency.total)) * 100)} %`;
-  console.log(`${pad(key, 13)}${pad(share, 7)}${pad(String(t.latency.total), 10)}${pad((t.latency.total / seconds).toFixed(0), 8)}${pad(String(t.latency.percentile(50)), 8)}${pad(String(t.latency.percentile(99)), 8)}${pad(String(sum(t.errors)), 8)}${fmtStatuses(t.statuses)}`);
+const fmtStatuses = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ') || '–';
+interface Row { requests: number; p50: number; p99: number; statuses: Map<number, number>; errors: Map<number, number>; socket: number }
+function row(rs: typeof results): Row {
+  const reports = rs.flatMap((r) => r.reports);
+  return {
+    requests: reports.reduce((n, r) => n + r.requests, 0),
+    p50: mergedPercentile(reports, 50),
+    p99: mergedPercentile(reports, 99),
+    statuses: reports.reduce((m, r) => addCounts(m, r.statuses), new Map<number, number>()),
+    errors: reports.reduce((m, r) => addCounts(m, r.unexpected), new Map<number, number>()),
+    socket: reports.reduce((n, r) => n + r.socket.connect + r.socket.read + r.socket.write + r.socket.timeout, 0),
+  };
 }
-const errorTotal = sum(all.errors) + result.errors;
-console.log(`\nautocannon: ${result.requests.average.toFixed(0)} req/s average, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.errors} connection errors (${result.timeouts} timeouts${errorCodes.size ? `; ${[...errorCodes].map(([c, n]) => `${c} ${n}`).join(', ')}` : ''})`);
-console.log(`errors by status (answers other than expected): ${sum(all.errors) ? [...tallies].filter(([k]) => k !== 'all' && sum(tallies.get(k)!.errors)).map(([k, t]) => `${k} ${fmtStatuses(t.errors)}`).join('; ') : 'none'}${sum(warmupErrors) ? ` (warm-up: ${fmtStatuses(warmupErrors)})` : ''}`);
+const seconds = samples.at(-1)!.t;
+const rows: [string, Row][] = [
+  ...results.map((r) => [r.stream.name, row([r])] as [string, Row]),
+  ...(results.some((r) => r.stream.group === 'on demand') ? [['on demand', row(results.filter((r) => r.stream.group === 'on demand'))] as [string, Row]] : []),
+  ['all', row(results)],
+];
+const all = rows.at(-1)![1];
+const byName = new Map(rows);
+console.log(`\n${pad('traffic', 22)}${pad('conns', 7)}${pad('share', 7)}${pad('requests', 10)}${pad('req/s', 8)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}statuses`);
+for (const [name, r] of rows) {
+  const conns = streams.filter((s) => name === 'all' || s.name === name || s.group === name).reduce((n, s) => n + s.connections, 0);
+  const share = `${Math.round((r.requests / Math.max(1, all.requests)) * 100)} %`;
+  console.log(`${pad(name, 22)}${pad(String(conns), 7)}${pad(share, 7)}${pad(String(r.requests), 10)}${pad((r.requests / seconds).toFixed(0), 8)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad(String(sum(r.errors) + r.socket), 8)}${fmtStatuses(r.statuses)}`);
+}
+const cpuPerRequest = cpu0 === null || cpu1 === null || !all.requests ? null : Math.round(((cpu1 - cpu0) * 1000) / all.requests);
+const socketErrors = rows.slice(0, results.length).filter(([, r]) => r.socket).map(([n, r]) => `${n} ${r.socket}`);
+console.log(`\nservers' CPU (${EDGE ? 'nginx and the instances' : 'the server'}, from /proc): ${cpuPerRequest ?? '–'} µs per request (${cpu0 === null || cpu1 === null ? '–' : ((cpu1 - cpu0) / 1000 / seconds).toFixed(2)} cores busy on average)`);
+console.log(`errors by status (answers other than expected): ${sum(all.errors) ? rows.slice(0, results.length).filter(([, r]) => sum(r.errors)).map(([k, r]) => `${k} ${fmtStatuses(r.errors)}`).join('; ') : 'none'}; socket errors (connect, read, write, timeout): ${socketErrors.length ? socketErrors.join(', ') : 'none'}${sum(warmupErrors) ? ` (warm-up: ${fmtStatuses(warmupErrors)})` : ''}`);
 
 const at = (frac: number) => samples.reduce((best, s) => (Math.abs(s.t - frac * seconds) < Math.abs(best.t - frac * seconds) ? s : best), samples[0]!).mib;
 const [rStart, rMiddle, rEnd] = [at(0), at(0.5), samples.at(-1)!.mib];
@@ -402,8 +399,10 @@ const growth = (rEnd - rMiddle) / rMiddle;
 console.log(`server RSS (MiB): idle ${rssIdle.toFixed(0)}, after warm-up (start) ${rStart.toFixed(0)}, middle ${rMiddle.toFixed(0)}, end ${rEnd.toFixed(0)}, max ${rMax.toFixed(0)}; end vs middle ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %`);
 console.log(`machine load (1 min) ${load0} → ${load1}`);
 
+const errorTotal = sum(all.errors) + all.socket;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-console.log(`\ntargets: 0 errors → ${errorTotal} (${met(errorTotal === 0)}); p99 < ${TARGET_P99_MS} ms → ${all.latency.percentile(99)} ms (${met(all.latency.percentile(99) < TARGET_P99_MS)}); RSS flat after warm-up (end ≤ middle + ${TARGET_RSS_GROWTH * 100} %) → ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (${met(growth <= TARGET_RSS_GROWTH)})`);
+const target = (name: string, r: Row | undefined, limit: number) => (r ? `${name} p99 < ${limit} ms → ${r.p99} ms (${met(r.p99 < limit)})` : `${name}: –`);
+console.log(`\ntargets: 0 errors → ${errorTotal} (${met(errorTotal === 0)}); ${target('prerendered', byName.get('prerendered'), TARGET_PAGE_P99_MS)}; ${target('on demand', byName.get('on demand'), TARGET_ON_DEMAND_P99_MS)}; ${target('all', all, TARGET_P99_MS)}; RSS flat after warm-up (end ≤ middle + ${TARGET_RSS_GROWTH * 100} %) → ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (${met(growth <= TARGET_RSS_GROWTH)})`);
 if (perMinute.length) console.log(`\nper minute:\n${perMinute.join('\n')}`);
 await closeEdge?.();
 process.exit(0);

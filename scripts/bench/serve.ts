@@ -8,7 +8,7 @@
 // with the machine's load. Builds (and prerenders, with the emulators) only when dist/ has no
 // release yet. Never fails on a number.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { hasPublishedRelease } from '../../src/server/boot/startup.ts';
 import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
 import { ensureNginx, ensureWrk } from '../system-package.ts';
 import { startCluster, type RunningCluster } from '../edge.ts';
-import { arg, loadNow, pad, spawnServer, waitFor } from './common.ts';
+import { arg, cpuOf, loadNow, pad, spawnServer, waitFor } from './common.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const DURATION = Number(arg('duration', '10'));
@@ -131,20 +131,6 @@ for (const [name, port] of [['ours', OUR_PORT], ['nginx', NGINX_PORT], ['edge', 
 console.log(`gzip bytes per path (all three): ${PATHS.map((p) => `${p} ${sent.get(p)}`).join(', ')}`);
 
 interface Row { server: string; rps: number; p50: number; p99: number; mbps: number; errors: string; load: string; cpuUs: number | null }
-
-/** CPU time (user + system, ms) of a process and its descendants (nginx's workers), from /proc; null off Linux. */
-function cpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    // Fields 14 and 15 (utime, stime) in clock ticks, 100 per second on Linux.
-    return (Number(own[11]) + Number(own[12])) * 10 + kids.reduce((n, k) => n + (cpuMs(k) ?? 0), 0);
-  } catch {
-    return null;
-  }
-}
-const cpuOf = (pids: (number | undefined)[]): number | null => pids.reduce<number | null>((n, p) => (n === null ? null : ((c) => (c === null ? null : n + c))(cpuMs(p))), 0);
 
 /** A wrk script: the paths in turn (each thread from its own start), the Host and Accept-Encoding of HEADERS. */
 const script = join(work, 'paths.lua');

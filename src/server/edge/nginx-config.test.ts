@@ -1,12 +1,15 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_CSP, SECURITY_HEADERS, withHeaderOnlyDirectives } from '../http/headers.ts';
 import { DELIVERY } from '../prerender/policies.ts';
 import { findProgram } from '../../../scripts/system-package.ts';
-import { dynamicArgsPattern, dynamicCookiePattern, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';
+import { SEARCH_MAX_BODY } from '../../features/search/api.server.ts';
+import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc='";
 const input = (over: Partial<EdgeConfigInput> = {}): EdgeConfigInput => ({
@@ -112,5 +115,149 @@ describe.skipIf(!nginx)('nginx -t', () => {
     writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(input({ prefix, user: process.getuid?.() === 0 ? 'root' : undefined })));
     const run = spawnSync(nginx!, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { encoding: 'utf8' });
     expect(run.stderr).toContain('test is successful');
+  });
+});
+
+describe('the edge cache (issue 31)', () => {
+  const conf = nginxConfig(input());
+
+  it('keys the search API by the release, the host, the address, the coding and the body, which must fit in memory', () => {
+    expect(conf).toContain('proxy_cache_key "mx00000000abcd|$http_x_forwarded_proto|$http_host|$request_uri|$http_accept_encoding|$request_body";');
+    expect(conf).toContain('proxy_cache_methods GET HEAD POST;');
+    // A body the API accepts is read into memory, so $request_body (the key) is never empty for it.
+    expect(Number.parseInt(EDGE_CACHE_BODY_BUFFER, 10) * 1024).toBeGreaterThan(SEARCH_MAX_BODY);
+    const api = new RegExp(EDGE_CACHED_API_PATTERN);
+    for (const p of ['/api/search-proxy/search', '/api/search-proxy/suggest']) expect(api.test(p), p).toBe(true);
+    for (const p of ['/api/search-proxy/searchx', '/api/account/profile', '/en/search']) expect(api.test(p), p).toBe(false);
+  });
+
+  it('keeps of the pages Node answers only permanent redirects, for GET and HEAD', () => {
+    const app = /location @app \{[^}]*\}/.exec(conf)![0];
+    expect(app).toContain('proxy_cache_valid 301 308 1m;');
+    expect(app).not.toContain('proxy_cache_methods');
+    const status = new RegExp(/"~(.*)" 0;/.exec(conf.slice(conf.indexOf('$edge_cache_not_redirect {')))![1]!);
+    for (const s of ['301', '308', '502, 301']) expect(status.test(s), s).toBe(true);
+    for (const s of ['200', '302', '404', '3010', '301, 502']) expect(status.test(s), s).toBe(false);
+  });
+});
+
+// The cache in nginx itself, in front of a stand-in upstream that counts what reaches it.
+describe.skipIf(!nginx)('the edge cache in nginx', () => {
+  const prefix = mkdtempSync(join(tmpdir(), 'kmx-edge-cache-'));
+  let hits = 0;
+  const upstream = createServer((req, res) => {
+    hits++;
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const url = req.url ?? '';
+      if (url.startsWith('/api/search-proxy/')) {
+        res.writeHead(body.includes('fail') ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(`{"n":${hits}}`);
+      } else if (url.endsWith('/')) {
+        res.writeHead(301, { Location: url.slice(0, -1) }).end();
+      } else if (url.includes('signed')) {
+        res.writeHead(301, { Location: '/en', 'Set-Cookie': 'a=1' }).end();
+      } else {
+        res.writeHead(404, { 'Cache-Control': 'public, max-age=60' }).end('not found');
+      }
+    });
+  });
+  let edgePort = 0;
+  let child: ReturnType<typeof spawn> | undefined;
+
+  const start = async (id: string) => {
+    child?.kill('SIGQUIT');
+    if (child) await new Promise((ok) => child!.once('exit', ok));
+    const conf = nginxConfig(input({ prefix, release: { ...input().release!, id }, listen: { host: '127.0.0.1', port: edgePort }, upstreams: [(upstream.address() as AddressInfo).port], user: process.getuid?.() === 0 ? 'root' : undefined }));
+    writeFileSync(join(prefix, 'nginx.conf'), conf);
+    child = spawn(nginx!, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { stdio: 'ignore' });
+    for (let i = 0; i < 100; i++) {
+      try {
+        await send('GET', '/en/x');
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+  const send = (method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}) => new Promise<{ status: number; body: string; cache: string | undefined }>((ok, fail) => {
+    const req = httpRequest({ host: '127.0.0.1', port: edgePort, method, path, headers: { host: 'localhost', ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body, cache: res.headers['x-edge-cache'] as string | undefined }));
+    });
+    req.on('error', fail);
+    req.end(opts.body);
+  });
+  /** How many requests reached the upstream while `fn` ran. */
+  const reached = async (fn: () => Promise<unknown>) => {
+    const before = hits;
+    await fn();
+    return hits - before;
+  };
+
+  beforeAll(async () => {
+    for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'tmp', d), { recursive: true });
+    await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
+    // A free port for nginx: one the system hands out, closed again.
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    edgePort = (probe.address() as AddressInfo).port;
+    await new Promise((ok) => probe.close(ok));
+    await start('mx00000000aaaa');
+  });
+  afterAll(async () => {
+    child?.kill('SIGQUIT');
+    if (child && child.exitCode === null) await new Promise((ok) => child!.once('exit', ok));
+    upstream.close();
+    rmSync(prefix, { recursive: true, force: true });
+  });
+
+  it('answers a repeated search from the cache, and a new body, host, coding or release from Node', async () => {
+    const body = '{"localeCode":"en","siteSlug":"","query":"crimp"}';
+    const first = await send('POST', '/api/search-proxy/search', { body });
+    expect(first.cache).toBe('MISS');
+    const again = await send('POST', '/api/search-proxy/search', { body });
+    expect(again).toEqual({ status: 200, body: first.body, cache: 'HIT' });
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body: body.replace('crimp', 'cable') }))).toBe(1);
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body, headers: { host: 'events.localhost' } }))).toBe(1);
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body, headers: { 'accept-encoding': 'gzip' } }))).toBe(1);
+    expect(await reached(() => send('POST', '/api/search-proxy/suggest', { body }))).toBe(1);
+    await start('mx00000000bbbb');
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body }))).toBe(1);
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body }))).toBe(0);
+  });
+
+  it('never keeps or serves a cached answer for a request with a cookie, credentials or a query', async () => {
+    const body = '{"localeCode":"en","siteSlug":"","query":"private"}';
+    for (const headers of [{ cookie: 'session=abc' }, { authorization: 'Bearer x' }] as Record<string, string>[]) {
+      const opts = { headers };
+      expect(await reached(() => send('POST', '/api/search-proxy/search', { body, ...opts }))).toBe(1);
+      expect(await reached(() => send('POST', '/api/search-proxy/search', { body, ...opts }))).toBe(1);
+    }
+    expect(await reached(() => send('POST', '/api/search-proxy/search?nextRelease', { body }))).toBe(1);
+    expect(await reached(() => send('POST', '/api/search-proxy/search?nextRelease', { body }))).toBe(1);
+    // Nothing of those was stored for the plain request either.
+    expect((await send('POST', '/api/search-proxy/search', { body })).cache).toBe('MISS');
+  });
+
+  it('does not keep a failed search', async () => {
+    const body = '{"localeCode":"en","siteSlug":"","query":"fail"}';
+    expect((await send('POST', '/api/search-proxy/search', { body })).status).toBe(503);
+    expect(await reached(() => send('POST', '/api/search-proxy/search', { body }))).toBe(1);
+  });
+
+  it('keeps permanent redirects of pages, and nothing else Node answers for them', async () => {
+    expect(await reached(() => send('GET', '/en/about-us/'))).toBe(1);
+    expect(await reached(() => send('GET', '/en/about-us/'))).toBe(0);
+    expect(await reached(() => send('HEAD', '/en/about-us/'))).toBe(0);
+    // A 404 Node marks public for a minute: still Node's each time (only permanent redirects are kept).
+    expect(await reached(() => send('GET', '/en/gone'))).toBe(1);
+    expect(await reached(() => send('GET', '/en/gone'))).toBe(1);
+    // A redirect that sets a cookie is a visitor's own.
+    expect(await reached(() => send('GET', '/en/signed'))).toBe(1);
+    expect(await reached(() => send('GET', '/en/signed'))).toBe(1);
+    // With a cookie the cached redirect is not used.
+    expect(await reached(() => send('GET', '/en/about-us/', { headers: { cookie: 'session=abc' } }))).toBe(1);
   });
 });

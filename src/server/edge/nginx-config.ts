@@ -103,6 +103,89 @@ function staticHeaders(csp: string, extra: Record<string, string>): string[] {
 
 const indent = (lines: string[], n: number) => lines.map((l) => (l ? `${' '.repeat(n)}${l}` : l)).join('\n');
 
+// --- edge cache (issue 31) -----------------------------------------------------------------------
+// Answers that are the same for every visitor of a release, kept by nginx so a repeat costs no
+// Node render: the search API's (public: a function of the host, the address, the JSON body and
+// the accepted coding; the index is the release's) and permanent redirects (trailing slashes, CMS
+// redirects: a function of the address; kept a minute, since CMS redirects come from live content).
+// Never per user: a request with any cookie, an Authorization header or a query goes past the
+// cache and is not stored; an answer setting a cookie is not stored (nginx's own rule); Node's
+// Cache-Control is obeyed for redirects (a no-store one is not kept).
+
+/** The search API's routes, answered from the edge cache (POST: nginx's cache key includes the body). */
+export const EDGE_CACHED_API_PATTERN = '^/api/search-proxy/(?:search|suggest)$';
+/** Larger than the search API's body limit (SEARCH_MAX_BODY, 16 KB): a body it accepts is in memory, so in the key. */
+export const EDGE_CACHE_BODY_BUFFER = '32k';
+/** The cache key of a request in release `id`: everything an answer may depend on, the release first. */
+export const edgeCacheKey = (id: string, body: boolean) => `${quote(`${id}|`).slice(0, -1)}$http_x_forwarded_proto|$http_host|$request_uri${body ? '|$http_accept_encoding|$request_body' : '|$http_accept_encoding'}"`;
+
+/** The http-level lines of the edge cache: where it is, how large, and which requests skip it. */
+function edgeCacheHttp(prefix: string): string[] {
+  return [
+    `proxy_cache_path ${prefix}/tmp/edge-cache levels=1:2 keys_zone=komax_edge:16m max_size=256m inactive=10m use_temp_path=off;`,
+    // A cookie, credentials or a query: possibly a visitor's own answer (a session, a preview): never cached.
+    'map "$http_cookie$http_authorization$args" $edge_cache_skip {',
+    '  default 1;',
+    '  "" 0;',
+    '}',
+    // Of what Node answers on a page address, only a permanent redirect is kept.
+    'map $upstream_status $edge_cache_not_redirect {',
+    '  default 1;',
+    '  "~(?:^|[ ,])30[18]$" 0;',
+    '}',
+  ];
+}
+
+/** The cache lines of the @app location: permanent redirects only (GET and HEAD), a minute. */
+function edgeCacheApp(id: string): string[] {
+  return [
+    'proxy_cache komax_edge;',
+    `proxy_cache_key ${edgeCacheKey(id, false)};`,
+    'proxy_cache_valid 301 308 1m;',
+    'proxy_cache_bypass $edge_cache_skip;',
+    // No proxy_cache_lock here: most answers on this path are not kept, and the lock would queue
+    // identical requests (a customer-area shell asked by many at once) one behind the other.
+    'proxy_no_cache $edge_cache_skip $edge_cache_not_redirect;',
+  ];
+}
+
+/**
+ * The search API's location: its answers cached for the release (they say no-store to browsers:
+ * kept so). Proxied as @app proxies (the same lines: keep them alike); a POST is never re-sent.
+ */
+function edgeCacheApi(id: string, upstreams: number): string[] {
+  return [
+    `location ~ ${EDGE_CACHED_API_PATTERN} {`,
+    '  proxy_pass http://komax_app;',
+    '  proxy_http_version 1.1;',
+    '  proxy_set_header Connection "";',
+    '  proxy_set_header Host $http_host;',
+    '  proxy_set_header X-Forwarded-For $remote_addr;',
+    '  proxy_redirect off;',
+    '  proxy_next_upstream error timeout;',
+    `  proxy_next_upstream_tries ${upstreams + 1};`,
+    '  proxy_connect_timeout 2s;',
+    '  proxy_read_timeout 120s;',
+    '  proxy_buffer_size 32k;',
+    '  proxy_buffers 16 32k;',
+    '  proxy_busy_buffers_size 64k;',
+    `  client_body_buffer_size ${EDGE_CACHE_BODY_BUFFER};`,
+    '  proxy_cache komax_edge;',
+    '  proxy_cache_methods GET HEAD POST;',
+    `  proxy_cache_key ${edgeCacheKey(id, true)};`,
+    '  proxy_cache_valid 200 10m;',
+    '  proxy_ignore_headers Cache-Control Expires;',
+    '  proxy_cache_bypass $edge_cache_skip;',
+    '  proxy_no_cache $edge_cache_skip;',
+    // One render of a query while many ask it; an answer that is not kept (a 503) holds the others at most briefly.
+    '  proxy_cache_lock on;',
+    '  proxy_cache_lock_timeout 2s;',
+    '  add_header X-Edge-Cache $upstream_cache_status always;',
+    '}',
+  ];
+}
+// --- end edge cache --------------------------------------------------------------------------------
+
 /** The whole nginx.conf of the edge for one release (null: nothing published yet, Node answers all). */
 export function nginxConfig(input: EdgeConfigInput): string {
   if (input.upstreams.length === 0) throw new Error('The edge needs at least one upstream');
@@ -186,6 +269,9 @@ export function nginxConfig(input: EdgeConfigInput): string {
     'try_files $uri @app;',
   ];
 
+  // --- edge cache (issue 31): keyed by the release (no release: Node's own answers, still per address).
+  const cacheId = release?.id ?? 'none';
+
   return `# Generated by src/server/edge/nginx-config.ts for release ${release?.id ?? '(none)'}: do not edit.
 ${user}worker_processes ${input.workers ?? 'auto'};
 daemon off;
@@ -231,6 +317,9 @@ http {
   map_hash_max_size ${pow2(routeCount * 4 + 64)};
   map_hash_bucket_size ${Math.max(256, pow2(longestKey + 16))};
   client_max_body_size 64m;
+  # --- edge cache (issue 31) ---
+${indent(edgeCacheHttp(prefix), 2)}
+  # --- end edge cache ---
 
   geo $edge_dollar { default "$"; }
 
@@ -306,7 +395,13 @@ ${upstreams}
       proxy_busy_buffers_size 64k;
       proxy_connect_timeout 2s;
       proxy_read_timeout 120s;
+      # --- edge cache (issue 31) ---
+${indent(edgeCacheApp(cacheId), 6)}
+      # --- end edge cache ---
     }
+    # --- edge cache (issue 31) ---
+${indent(edgeCacheApi(cacheId, input.upstreams.length), 4)}
+    # --- end edge cache ---
     location ^~ /_astro/ {
 ${indent(asset(CACHE_IMMUTABLE), 6)}
     }
