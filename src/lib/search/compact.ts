@@ -362,6 +362,28 @@ export class CompactFields {
     return r < 0 ? undefined : new TermData(this, r);
   }
 
+  /** The ranks of the terms starting with `prefix`: `[from, to)`. */
+  prefixRange(prefix: string): [number, number] {
+    const from = this.lowerBound(prefix);
+    return [from, this.prefixEnd(prefix, from)];
+  }
+
+  /** Whether the term of `rank` occurs in field `field` of document `doc`. */
+  occursIn(rank: number, field: number, doc: number): boolean {
+    const f = this.postings[field];
+    if (!f || rank < 0) return false;
+    let lo = f.start[rank]!;
+    let hi = f.start[rank + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = f.docs[mid]!;
+      if (d === doc) return true;
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
   /** The terms starting with `prefix`, as `[term, data]` (what MiniSearch iterates). */
   *atPrefix(prefix: string): IterableIterator<[string, TermData]> {
     const from = this.lowerBound(prefix);
