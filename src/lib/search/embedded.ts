@@ -20,8 +20,8 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { writeAtomic } from '../fs/atomic.ts';
-import MiniSearch, { type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
-import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, toMiniSearch, writeCompact } from './compact.ts';
+import MiniSearch, { type Options, type Query, type SearchOptions } from 'minisearch';
+import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, searchCompact, toMiniSearch, writeCompact, type CompactFields, type CompactQuery, type CompactSearchOptions } from './compact.ts';
 import { analyzerFor, eachWord, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
 import { NO_MATCH, snippet, termMatcher } from './highlight.ts';
@@ -391,6 +391,13 @@ function textMayMatch(idx: LoadedIndex, doc: number, terms: readonly string[], p
   return false;
 }
 
+interface Hit { id: unknown; terms: string[] }
+
+/** MiniSearch's answer, computed over the compact structures (searchCompact), or by MiniSearch for a query of very many terms. */
+function run(fields: CompactFields, ms: MiniSearch<IndexedDoc>, query: Query, opts: SearchOptions): Hit[] {
+  return searchCompact(fields, query as CompactQuery, opts as CompactSearchOptions) ?? ms.search(query, opts);
+}
+
 interface LoadedIndex {
   key: string;
   /** The file's id (its manifest entry's). */
@@ -703,14 +710,14 @@ export class EmbeddedBackend implements SearchBackend {
       if (!words.length) return emptyResult(n.page);
       const exact = words.map((w) => w.term).join(' ');
       const opts: SearchOptions = { boost: FIELD_BOOST, combineWith: 'AND' };
-      let hits = this.filter(idx, n, idx.search.search(exact, opts));
+      let hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, exact, opts));
       const fuzzy = words.some((w) => maxEdits(w.term, n.language) > 0);
       if (!hits.length && fuzzy) {
         opts.fuzzy = (t: string) => maxEdits(t, n.language);
-        hits = this.filter(idx, n, idx.search.search(typoQuery(words, 'AND'), opts));
+        hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, typoQuery(words, 'AND'), opts));
       }
       if (!hits.length && words.length > 1) {
-        hits = this.filter(idx, n, idx.search.search(fuzzy ? typoQuery(words, 'OR') : exact, { ...opts, combineWith: 'OR' }));
+        hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, fuzzy ? typoQuery(words, 'OR') : exact, { ...opts, combineWith: 'OR' }));
       }
       const from = (n.page - 1) * PAGE_SIZE;
       return { records: hits.slice(from, from + PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms)), total: hits.length, page: n.page };
@@ -750,10 +757,10 @@ export class EmbeddedBackend implements SearchBackend {
       const query = terms.join(' ');
       const prefix = (_t: string, i: number, all: string[]) => lastIsPrefix && i === all.length - 1;
       const opts: SearchOptions = { combineWith: 'AND', prefix };
-      let hits = this.filter(idx, n, idx.suggest.search(query, opts));
+      let hits = this.filter(idx, n, run(idx.file.indexes.suggest!, idx.suggest, query, opts));
       if (!hits.length && terms.some((t) => maxEdits(t, n.language) > 0)) {
         opts.fuzzy = (t: string) => maxEdits(t, n.language);
-        hits = this.filter(idx, n, idx.suggest.search(query, opts));
+        hits = this.filter(idx, n, run(idx.file.indexes.suggest!, idx.suggest, query, opts));
       }
       const prefixes = lastIsPrefix ? [terms.at(-1)!] : [];
       return { records: hits.slice(0, PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms, prefixes)), total: hits.length, page: 1 };
@@ -762,7 +769,7 @@ export class EmbeddedBackend implements SearchBackend {
     }
   }
 
-  private filter(idx: LoadedIndex, n: NormalizedQuery, hits: HitList[]): HitList[] {
+  private filter(idx: LoadedIndex, n: NormalizedQuery, hits: Hit[]): Hit[] {
     if (!n.country) return hits;
     const country = n.country;
     return hits.filter((h) => offeredIn(idx.file.countries(h.id as number), country));
