@@ -86,3 +86,30 @@ describe('searchCompact (issue 32: no objects per hit)', () => {
     expect(searchCompact(fields, Array.from({ length: 32 }, (_, i) => `t${i}`).join(' '))).toBeNull();
   });
 });
+
+describe('fuzzyGet (issue 32: the band of the edit distance only)', () => {
+  it('finds every term within the distance, with its distance, as a full Levenshtein table does', () => {
+    let s = 11;
+    const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const word = () => Array.from({ length: 1 + Math.floor(r() * 12) }, () => 'abcde'[Math.floor(r() * 5)]).join('');
+    const vocabulary = [...new Set(Array.from({ length: 3000 }, word))];
+    const fields = buildFields(vocabulary.length, ['title'], (n) => vocabulary[n]!, (t, fn) => fn(t), (w) => w);
+    const index = new CompactIndex(writeCompact({ site: '', language: 'de', documents: vocabulary.map(() => '[]'), countries: {} }, { search: fields })).indexes.search!;
+    const levenshtein = (a: string, b: string) => {
+      let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+      for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j]! + 1, row[j - 1]! + 1);
+        prev = row;
+      }
+      return prev[b.length]!;
+    };
+    for (let k = 0; k < 150; k++) {
+      const query = word();
+      const max = 1 + (k % 3);
+      const expected = new Map(vocabulary.map((t) => [t, levenshtein(query, t)] as const).filter(([, d]) => d <= max).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const got = new Map([...index.fuzzyGet(query, max)].map(([t, [, d]]) => [t, d] as const));
+      expect(got).toEqual(expected);
+    }
+  });
+});

@@ -405,6 +405,7 @@ export class CompactFields {
     const maxLen = query.length + maxDistance;
     const rows = new Uint8Array((maxLen + 1) * n);
     for (let j = 0; j < n; j++) rows[j] = j;
+    const far = Math.min(maxDistance + 1, 255);
     const q = new Uint16Array(query.length);
     for (let j = 0; j < query.length; j++) q[j] = query.charCodeAt(j);
     let prevAt = 0;
@@ -424,9 +425,16 @@ export class CompactFields {
         const row = (i + 1) * n;
         const above = i * n;
         const c = text.charCodeAt(at + i);
-        rows[row] = i + 1;
-        let min = i + 1;
-        for (let j = 1; j < n; j++) {
+        const R = i + 1;
+        rows[row] = R;
+        let min = R;
+        // Only the band |row - column| ≤ maxDistance: a cell outside it is more than maxDistance, and
+        // stands as far (`far`) for its neighbours, which keeps every value ≤ maxDistance exact.
+        const lo = R - maxDistance > 1 ? R - maxDistance : 1;
+        const hi = R + maxDistance < n - 1 ? R + maxDistance : n - 1;
+        if (lo > 1) rows[row + lo - 1] = far;
+        if (hi + 1 < n) rows[row + hi + 1] = far;
+        for (let j = lo; j <= hi; j++) {
           const cost = q[j - 1] === c ? 0 : 1;
           const a = rows[above + j - 1]! + cost;
           const b = rows[above + j]! + 1;
@@ -449,7 +457,7 @@ export class CompactFields {
       }
       depth = i;
       if (length <= maxLen) {
-        const distance = rows[length * n + n - 1]!;
+        const distance = length + maxDistance < query.length ? far : rows[length * n + n - 1]!;
         if (distance <= maxDistance) {
           const term = text.slice(at, at + length);
           results.set(term, [new TermData(this, r), distance]);
