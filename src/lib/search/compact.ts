@@ -18,6 +18,9 @@ import MiniSearch, { type Options } from 'minisearch';
 export const COMPACT_FORMAT = 'komax-search/2';
 const MAGIC = 0x3253584b; // 'KXS2' little-endian
 
+/** Typo expansions remembered per index (a few KiB each at most). */
+const FUZZY_CACHE = 256;
+
 /** Term frequencies are stored in 16 bits: a word more than 65,535 times in one field counts 65,535 times. */
 const MAX_TF = 0xffff;
 
@@ -472,6 +475,28 @@ export class CompactFields {
     return results;
   }
 
+  /** Recent typo expansions (term and distance → terms within it), most recent last. */
+  private readonly fuzzyCache = new Map<string, readonly (readonly [term: string, rank: number, distance: number])[]>();
+
+  /**
+   * {@link fuzzyGet} as `[term, rank, distance]` in vocabulary order, remembered for the last
+   * FUZZY_CACHE expansions of this index: a search expands the same words in its AND and its OR
+   * pass, and a misspelling people make once they make again.
+   */
+  fuzzyExpansions(query: string, maxDistance: number): readonly (readonly [string, number, number])[] {
+    const key = `${maxDistance}\0${query}`;
+    let hit = this.fuzzyCache.get(key);
+    if (hit) {
+      this.fuzzyCache.delete(key);
+    } else {
+      const ranks = new Map<string, number>();
+      hit = [...this.fuzzyGet(query, maxDistance, ranks)].map(([t, [, d]]) => [t, ranks.get(t)!, d] as const);
+      if (this.fuzzyCache.size >= FUZZY_CACHE) this.fuzzyCache.delete(this.fuzzyCache.keys().next().value!);
+    }
+    this.fuzzyCache.set(key, hit);
+    return hit;
+  }
+
   /** First rank from `from` whose term does not start with the `length` characters at `at` of the vocabulary. */
   private prefixEndAt(at: number, length: number, from: number): number {
     const text = this.text;
@@ -652,31 +677,28 @@ export function searchCompact(index: CompactFields, query: CompactQuery, opts: C
       derived.set(term, rank);
       termResults(source, rank, 1, out);
     }
-    let fuzzyMatches: Map<string, [TermData, number]> | undefined;
-    let fuzzyRanks: Map<string, number> | undefined;
+    let fuzzyMatches: readonly (readonly [string, number, number])[] | undefined;
     if (fuzzy) {
       const f = fuzzy === true ? 0.2 : fuzzy;
       const maxDistance = f < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * f)) : f;
-      if (maxDistance) {
-        fuzzyRanks = new Map();
-        fuzzyMatches = index.fuzzyGet(term, maxDistance, fuzzyRanks);
-      }
+      if (maxDistance) fuzzyMatches = index.fuzzyExpansions(term, maxDistance);
     }
+    // A term both a prefix and a typo expansion counts as a prefix expansion only (as in MiniSearch).
+    let from = 0;
+    let to = 0;
     if (prefix) {
-      const [from, to] = index.prefixRange(term);
+      [from, to] = index.prefixRange(term);
       for (let r = from; r < to; r++) {
         const t = index.term(r);
         const distance = t.length - term.length;
         if (!distance) continue;
-        fuzzyMatches?.delete(t);
         derived.set(t, r);
         termResults(source, r, WEIGHTS.prefix * t.length / (t.length + 0.3 * distance), out);
       }
     }
     if (fuzzyMatches) {
-      for (const [t, [, distance]] of fuzzyMatches) {
-        if (!distance) continue;
-        const r = fuzzyRanks!.get(t)!;
+      for (const [t, r, distance] of fuzzyMatches) {
+        if (!distance || (r >= from && r < to && t.length !== term.length)) continue;
         derived.set(t, r);
         termResults(source, r, WEIGHTS.fuzzy * t.length / (t.length + distance), out);
       }

@@ -79,7 +79,10 @@ export function highlight(text: string, language: Language, isMatch: TermMatcher
     if (!term) return true;
     const hit = isMatch(term);
     if (hit && firstHit < 0) firstHit = tokens.length;
-    tokens.push({ ...s, term });
+    // The segment is this call's own: it becomes the token (no copy per word).
+    const token = s as AnalyzedToken;
+    token.term = term;
+    tokens.push(token);
     hits.push(hit);
     if (firstHit >= 0) return s.end <= tokens[firstHit]!.start + maxChars;
     return isMatch !== NO_MATCH || s.end <= maxChars;
