@@ -159,36 +159,43 @@ export interface BuildJob { key: string; site: string; language: Language; docs:
 /** What a build thread posts: one file, or why it stopped. */
 export type BuildReply = { key: string; bytes: Uint8Array; error?: undefined } | { error: string };
 
+/** What analyzing the vocabulary of a language once more on another thread costs, in documents built. */
+const LANGUAGE_COST = 2000;
 /** Below this many documents a build thread costs more (starting it, copying the documents over) than it saves. */
 const THREAD_THRESHOLD = 2000;
 
 /**
  * Builds the index files of the groups (key → prepared documents), on this thread and on
  * `threads - 1` worker threads (default: one per core for large builds, none for small ones). The
- * groups are shared out before the build, largest first to the least loaded thread, so each
- * thread copies only its own documents. Throws a SearchError (`build`).
+ * groups are shared out before the build, largest first to the thread where it ends soonest (the
+ * groups of one language together where that balances), so each thread copies only its own
+ * documents. Throws a SearchError (`build`).
  */
 export async function buildIndexFiles(groups: Map<string, PreparedDocument[]>, opts: { threads?: number } = {}): Promise<Map<string, Uint8Array>> {
-  const jobs: (BuildJob & { weight: number })[] = [];
+  const jobs: BuildJob[] = [];
   let documents = 0;
   for (const [key, docs] of groups) {
     documents += docs.length;
-    const weight = docs.reduce((n, d) => n + d.title.length + d.description.length + d.body.length, 0);
-    jobs.push({ key, site: docs[0]!.site, language: docs[0]!.language, docs, weight });
+    jobs.push({ key, site: docs[0]!.site, language: docs[0]!.language, docs });
   }
   const threads = Math.max(1, Math.min(jobs.length, Math.floor(opts.threads ?? (documents < THREAD_THRESHOLD ? 1 : availableParallelism()))));
-  const shares: (typeof jobs)[] = Array.from({ length: threads }, () => []);
+  const shares: BuildJob[][] = Array.from({ length: threads }, () => []);
   const load = new Array<number>(threads).fill(0);
-  for (const job of [...jobs].sort((a, b) => b.weight - a.weight)) {
+  const languages = Array.from({ length: threads }, () => new Set<Language>());
+  for (const job of [...jobs].sort((a, b) => b.docs.length - a.docs.length)) {
+    // Measured (issue 32): a build costs per document, plus per language and thread the analysis
+    // of its vocabulary (as much as ~LANGUAGE_COST documents): each goes where it ends soonest.
+    const cost = (t: number) => load[t]! + job.docs.length + (languages[t]!.has(job.language) ? 0 : LANGUAGE_COST);
     let t = 0;
-    for (let i = 1; i < threads; i++) if (load[i]! < load[t]!) t = i;
+    for (let i = 1; i < threads; i++) if (cost(i) < cost(t)) t = i;
+    load[t] = cost(t);
+    languages[t]!.add(job.language);
     shares[t]!.push(job);
-    load[t]! += job.weight;
   }
   const out = new Map<string, Uint8Array>();
   const remote = shares.slice(1).map((share) => new Promise<void>((resolve, reject) => {
     const worker = new Worker(new URL('./build-thread.ts', import.meta.url), {
-      workerData: { jobs: share.map(({ key, site, language, docs }) => ({ key, site, language, docs })) },
+      workerData: { jobs: share },
       execArgv: [],
     });
     let left = share.length;
