@@ -739,7 +739,10 @@ export class EmbeddedBackend implements SearchBackend {
     for (const s of segment(query, idx.language)) {
       const term = idx.analyzer.term(s.surface);
       if (!term || out.some((w) => w.term === term)) continue;
-      out.push({ term, alternatives: idx.analyzer.typoStems(s.surface) });
+      // Asked only when the words as typed find nothing (most searches never need them).
+      let alternatives: string[] | undefined;
+      const surface = s.surface;
+      out.push({ term, get alternatives() { return (alternatives ??= idx.analyzer.typoStems(surface)); } });
     }
     return out;
   }
