@@ -5,10 +5,12 @@
  * Why: MiniSearch's own serialization becomes, once loaded, a radix tree of Maps with one Map entry
  * per (term, document): ~900 MiB of heap for 50,000 pages, 8–16 s to parse, and 50 s to build
  * (issue 32). Here the posting lists are typed arrays over the file's bytes, the vocabulary is one
- * string with offsets, the stored documents stay UTF-8 until a result shows them. MiniSearch still
- * does the scoring (BM25+, prefix and fuzzy weights, AND/OR query trees): {@link toMiniSearch} gives
+ * string with offsets, the stored documents stay UTF-8 until a result shows them. The scoring is
+ * MiniSearch's (BM25+, prefix and fuzzy weights, AND/OR query trees): {@link toMiniSearch} gives
  * it these structures behind the small interface its search reads (`get`, `atPrefix`, `fuzzyGet`
- * of the term index; `size`, `keys`, `get` of a posting list), so ranking stays the library's.
+ * of the term index; `size`, `keys`, `get` of a posting list), and {@link searchCompact} computes
+ * the same answers without its objects per hit (what the engine calls; the tests hold both to
+ * a MiniSearch built the usual way).
  *
  * Layout: `KXS2` | u32 header length | header JSON | padding to 8 | sections (each 8-aligned).
  */
