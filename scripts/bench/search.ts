@@ -9,7 +9,8 @@
  * (the compact index files are held as buffers, outside the heap: both count against the budget).
  *
  * Environment: BENCH_DOCS (50000), BENCH_QUERIES (2000), BENCH_SEED (42), BENCH_DIR (a temp folder, removed
- * afterwards unless given), BENCH_VERBOSE=1 (also list the slowest queries), SEARCH_MEMORY_BUDGET
+ * afterwards unless given), BENCH_VERBOSE=1 (also list the slowest queries), BENCH_THREADS (threads of
+ * the build, default the machine's cores), SEARCH_MEMORY_BUDGET
  * (bytes the loaded indexes may hold, default 256 MiB).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { buildIndexes, DEFAULT_MEMORY_BUDGET, EmbeddedBackend, writeIndexes } from '../../src/lib/search/embedded.ts';
+import { availableParallelism, loadavg } from 'node:os';
+import { buildIndexesInThreads, DEFAULT_MEMORY_BUDGET, EmbeddedBackend, writeIndexes } from '../../src/lib/search/embedded.ts';
 import { segment, type Language } from '../../src/lib/search/analysis.ts';
 import type { SearchDocument } from '../../src/lib/search/types.ts';
 
@@ -30,6 +32,8 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const WARMUP = 300;
 /** BENCH_VERBOSE=1 lists the slowest queries. */
 const VERBOSE = !!process.env.BENCH_VERBOSE;
+/** Threads the build runs on (BENCH_THREADS; default the machine's cores, as the prerender's build). */
+const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -374,12 +378,21 @@ async function main() {
     const queries = generateQueries(docs, QUERIES + WARMUP);
 
     gc();
+    // The machine's load average when a phase starts: figures of a busy machine say so.
+    const load = () => loadavg()[0]!.toFixed(1);
+    const loadBuild = load();
     const tBuild = performance.now();
     const cpuBuild = process.cpuUsage();
-    const indexes = buildIndexes(docs);
+    const cpuMain = process.threadCpuUsage();
+    const indexes = await buildIndexesInThreads(docs, { threads: THREADS });
     const buildSeconds = (performance.now() - tBuild) / 1000;
     const { user, system } = process.cpuUsage(cpuBuild);
     const buildCpuSeconds = (user + system) / 1e6;
+    const main = process.threadCpuUsage(cpuMain);
+    // This thread's CPU (grouping the documents, its share of the indexes) and the others' on
+    // average: on an idle machine the build takes about the larger of the two.
+    const mainCpuSeconds = (main.user + main.system) / 1e6;
+    const otherCpuSeconds = THREADS > 1 ? (buildCpuSeconds - mainCpuSeconds) / (THREADS - 1) : 0;
     const manifest = await writeIndexes(dir, indexes);
     const bytes = manifest.indexes.reduce((n, i) => n + i.bytes, 0);
     const largest = manifest.indexes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
@@ -413,6 +426,7 @@ async function main() {
     const measured = queries.slice(WARMUP);
     for (const q of warm) { await backend.search(q); await backend.suggest(q); }
 
+    const loadQueries = load();
     let found = 0;
     let suggested = 0;
     const search = await timeAll('search', measured, async (q) => {
@@ -435,7 +449,7 @@ async function main() {
     console.log(`|${'-'.repeat(36)}|${'-'.repeat(74)}|`);
     line('corpus', `${DOCS.toLocaleString('en')} pages, ${mb(rawBytes)} text, ${manifest.indexes.length} indexes (generated in ${genSeconds.toFixed(1)} s)`);
     // CPU time beside the wall time: on a shared machine the wall time also counts the waits for a core.
-    line('build time', `${buildSeconds.toFixed(1)} s (CPU ${buildCpuSeconds.toFixed(1)} s)`);
+    line('build time', `${buildSeconds.toFixed(1)} s (CPU ${buildCpuSeconds.toFixed(1)} s; ${THREADS} thread${THREADS === 1 ? '' : 's'}: this ${mainCpuSeconds.toFixed(1)} s${THREADS > 1 ? `, others ${otherCpuSeconds.toFixed(1)} s each` : ''}; load ${loadBuild})`);
     line('index size (sum of files)', `${bytes.toLocaleString('en')} bytes (${mb(bytes)}); largest ${largest.key} ${mb(largest.bytes)}`);
     line('open time (manifest)', ms(openMs));
     line('load time (every index, one by one)', `${ms(loadMs)}; ${loadedAfterLoad} of ${manifest.indexes.length} in memory after`);
@@ -447,7 +461,7 @@ async function main() {
     line(`suggest p50 / p95 (${measured.length} queries)`, `${pp(suggest, 'all')}  (target p95 < 2 ms)`);
     line('  words / typos / prefixes p95', `${ms(percentile(suggest.get('word')!, 95))} / ${ms(percentile(suggest.get('typo')!, 95))} / ${ms(percentile(suggest.get('prefix')!, 95))}`);
     const cpuP = (label: string) => `${ms(percentile(cpuTimes.get(label)!, 50))} / ${ms(percentile(cpuTimes.get(label)!, 95))}`;
-    line('CPU per query p50 / p95', `search ${cpuP('search')}, suggest ${cpuP('suggest')}`);
+    line('CPU per query p50 / p95', `search ${cpuP('search')}, suggest ${cpuP('suggest')} (load ${loadQueries} → ${load()})`);
     line('queries with results', `search ${found}, suggest ${suggested} of ${measured.length}`);
     line('max search / suggest', `${ms(search.get('all')!.at(-1)!)} / ${ms(suggest.get('all')!.at(-1)!)}`);
     console.log(`\n(${WARMUP} warm-up queries not counted; mix ${(['word', 'typo', 'prefix'] as const).map((k) => `${search.get(k)!.length} ${k}`).join(', ')})`);

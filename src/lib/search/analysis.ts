@@ -128,6 +128,32 @@ export function segment(text: string, language: Language): Segment[] {
   return out;
 }
 
+// Its own instance: `fn` of eachSegment may call segment(), which resets WORD_RE.
+const EACH_WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * Calls `fn` with each segment of `text` in order, as {@link segment} finds them, until it returns
+ * `false`: a snippet needs the words up to its end only, not those of the whole text.
+ */
+export function eachSegment(text: string, language: Language, fn: (s: Segment) => boolean | void): void {
+  if (!text) return;
+  if (SEGMENTED.has(language)) {
+    for (const s of segmenter(language).segment(text)) {
+      if (s.isWordLike && fn({ surface: s.segment, start: s.index, end: s.index + s.segment.length }) === false) return;
+    }
+    return;
+  }
+  const re = EACH_WORD_RE;
+  let at = 0;
+  for (;;) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) return;
+    at = m.index + m[0].length;
+    if (fn({ surface: m[0], start: m.index, end: at }) === false) return;
+  }
+}
+
 const NON_WORD_RE = /[^\p{L}\p{N}\p{M}]+/u;
 
 /**

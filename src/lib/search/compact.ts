@@ -5,10 +5,12 @@
  * Why: MiniSearch's own serialization becomes, once loaded, a radix tree of Maps with one Map entry
  * per (term, document): ~900 MiB of heap for 50,000 pages, 8–16 s to parse, and 50 s to build
  * (issue 32). Here the posting lists are typed arrays over the file's bytes, the vocabulary is one
- * string with offsets, the stored documents stay UTF-8 until a result shows them. MiniSearch still
- * does the scoring (BM25+, prefix and fuzzy weights, AND/OR query trees): {@link toMiniSearch} gives
+ * string with offsets, the stored documents stay UTF-8 until a result shows them. The scoring is
+ * MiniSearch's (BM25+, prefix and fuzzy weights, AND/OR query trees): {@link toMiniSearch} gives
  * it these structures behind the small interface its search reads (`get`, `atPrefix`, `fuzzyGet`
- * of the term index; `size`, `keys`, `get` of a posting list), so ranking stays the library's.
+ * of the term index; `size`, `keys`, `get` of a posting list), and {@link searchCompact} computes
+ * the same answers without its objects per hit (what the engine calls; the tests hold both to
+ * a MiniSearch built the usual way).
  *
  * Layout: `KXS2` | u32 header length | header JSON | padding to 8 | sections (each 8-aligned).
  */
@@ -17,6 +19,9 @@ import MiniSearch, { type Options } from 'minisearch';
 
 export const COMPACT_FORMAT = 'komax-search/2';
 const MAGIC = 0x3253584b; // 'KXS2' little-endian
+
+/** Typo expansions remembered per index (a few KiB each at most). */
+const FUZZY_CACHE = 256;
 
 /** Term frequencies are stored in 16 bits: a word more than 65,535 times in one field counts 65,535 times. */
 const MAX_TF = 0xffff;
@@ -362,6 +367,28 @@ export class CompactFields {
     return r < 0 ? undefined : new TermData(this, r);
   }
 
+  /** The ranks of the terms starting with `prefix`: `[from, to)`. */
+  prefixRange(prefix: string): [number, number] {
+    const from = this.lowerBound(prefix);
+    return [from, this.prefixEnd(prefix, from)];
+  }
+
+  /** Whether the term of `rank` occurs in field `field` of document `doc`. */
+  occursIn(rank: number, field: number, doc: number): boolean {
+    const f = this.postings[field];
+    if (!f || rank < 0) return false;
+    let lo = f.start[rank]!;
+    let hi = f.start[rank + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = f.docs[mid]!;
+      if (d === doc) return true;
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
   /** The terms starting with `prefix`, as `[term, data]` (what MiniSearch iterates). */
   *atPrefix(prefix: string): IterableIterator<[string, TermData]> {
     const from = this.lowerBound(prefix);
@@ -375,7 +402,7 @@ export class CompactFields {
    * of the shared prefix with the previous term are kept, and a prefix whose row is already past
    * `maxDistance` skips every term that starts with it.
    */
-  fuzzyGet(query: string, maxDistance: number): Map<string, [TermData, number]> {
+  fuzzyGet(query: string, maxDistance: number, ranks?: Map<string, number>): Map<string, [TermData, number]> {
     const results = new Map<string, [TermData, number]>();
     const text = this.text;
     const offsets = this.offsets;
@@ -383,6 +410,7 @@ export class CompactFields {
     const maxLen = query.length + maxDistance;
     const rows = new Uint8Array((maxLen + 1) * n);
     for (let j = 0; j < n; j++) rows[j] = j;
+    const far = Math.min(maxDistance + 1, 255);
     const q = new Uint16Array(query.length);
     for (let j = 0; j < query.length; j++) q[j] = query.charCodeAt(j);
     let prevAt = 0;
@@ -402,9 +430,16 @@ export class CompactFields {
         const row = (i + 1) * n;
         const above = i * n;
         const c = text.charCodeAt(at + i);
-        rows[row] = i + 1;
-        let min = i + 1;
-        for (let j = 1; j < n; j++) {
+        const R = i + 1;
+        rows[row] = R;
+        let min = R;
+        // Only the band |row - column| ≤ maxDistance: a cell outside it is more than maxDistance, and
+        // stands as far (`far`) for its neighbours, which keeps every value ≤ maxDistance exact.
+        const lo = R - maxDistance > 1 ? R - maxDistance : 1;
+        const hi = R + maxDistance < n - 1 ? R + maxDistance : n - 1;
+        if (lo > 1) rows[row + lo - 1] = far;
+        if (hi + 1 < n) rows[row + hi + 1] = far;
+        for (let j = lo; j <= hi; j++) {
           const cost = q[j - 1] === c ? 0 : 1;
           const a = rows[above + j - 1]! + cost;
           const b = rows[above + j]! + 1;
@@ -427,8 +462,12 @@ export class CompactFields {
       }
       depth = i;
       if (length <= maxLen) {
-        const distance = rows[length * n + n - 1]!;
-        if (distance <= maxDistance) results.set(text.slice(at, at + length), [new TermData(this, r), distance]);
+        const distance = length + maxDistance < query.length ? far : rows[length * n + n - 1]!;
+        if (distance <= maxDistance) {
+          const term = text.slice(at, at + length);
+          results.set(term, [new TermData(this, r), distance]);
+          ranks?.set(term, r);
+        }
         r++;
       } else {
         // Longer than any match can be: so is every term sharing its first maxLen + 1 characters.
@@ -436,6 +475,28 @@ export class CompactFields {
       }
     }
     return results;
+  }
+
+  /** Recent typo expansions (term and distance → terms within it), most recent last. */
+  private readonly fuzzyCache = new Map<string, readonly (readonly [term: string, rank: number, distance: number])[]>();
+
+  /**
+   * {@link fuzzyGet} as `[term, rank, distance]` in vocabulary order, remembered for the last
+   * FUZZY_CACHE expansions of this index: a search expands the same words in its AND and its OR
+   * pass, and a misspelling people make once they make again.
+   */
+  fuzzyExpansions(query: string, maxDistance: number): readonly (readonly [string, number, number])[] {
+    const key = `${maxDistance}\0${query}`;
+    let hit = this.fuzzyCache.get(key);
+    if (hit) {
+      this.fuzzyCache.delete(key);
+    } else {
+      const ranks = new Map<string, number>();
+      hit = [...this.fuzzyGet(query, maxDistance, ranks)].map(([t, [, d]]) => [t, ranks.get(t)!, d] as const);
+      if (this.fuzzyCache.size >= FUZZY_CACHE) this.fuzzyCache.delete(this.fuzzyCache.keys().next().value!);
+    }
+    this.fuzzyCache.set(key, hit);
+    return hit;
   }
 
   /** First rank from `from` whose term does not start with the `length` characters at `at` of the vocabulary. */
@@ -524,4 +585,196 @@ export function toMiniSearch<T>(fields: CompactFields, options: Options<T>): Min
   internals._documentIds = { has: (d: number) => d >= 0 && d < count, get: (d: number) => d, get size() { return count; } };
   internals._fieldLength = { get: (d: number) => lengths[d] };
   return ms;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Searching without MiniSearch's per-hit objects
+
+/** A query as MiniSearch takes it: a string of terms, or a tree of them (see its `Query`). */
+export type CompactQuery = string | { combineWith?: 'AND' | 'OR'; queries: CompactQuery[]; prefix?: TermFlag; fuzzy?: TermFlag };
+type TermFlag = boolean | number | ((term: string, i: number, terms: string[]) => boolean | number);
+
+export interface CompactSearchOptions {
+  combineWith?: 'AND' | 'OR';
+  boost?: Record<string, number>;
+  prefix?: TermFlag;
+  fuzzy?: TermFlag;
+}
+
+export interface CompactHit {
+  id: number;
+  score: number;
+  /** The terms of the index that matched (what MiniSearch gives as `terms`, in no particular order). */
+  terms: string[];
+}
+
+/** MiniSearch's defaults (minisearch 7, pinned): BM25+ parameters, prefix and fuzzy weights, the cap on edits. */
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+const WEIGHTS = { fuzzy: 0.45, prefix: 0.375 };
+const MAX_FUZZY = 6;
+
+/** Per document (in the order MiniSearch's result Map would hold them): score and the query terms matched (bits). */
+interface Scores { score: Map<number, number>; mask: Map<number, number> }
+
+/**
+ * What `toMiniSearch(fields, options).search(query, opts)` answers (same documents, same scores,
+ * same order, the same matched terms as a set), computed over the typed arrays with one Map entry
+ * per document instead of MiniSearch's three objects per (document, term) and one per result: a
+ * common word matches thousands of documents, and those objects were most of a search's time
+ * (issue 32). Every floating-point step is MiniSearch's, in its order; compact.test.ts compares
+ * both. Queries of more than 30 distinct terms return null (the caller asks MiniSearch).
+ */
+export function searchCompact(index: CompactFields, query: CompactQuery, opts: CompactSearchOptions = {}): CompactHit[] | null {
+  const F = index.fields.length;
+  const boosts = index.fields.map((f) => opts.boost?.[f] || 1);
+  const documentCount = index.fieldLength.length / F;
+  const sources: string[] = [];
+  // Every term of the index a query term was expanded to (exact, prefix, fuzzy): the candidates of a hit's `terms`.
+  const derived = new Map<string, number>();
+  let tooMany = false;
+
+  const termResults = (source: number, rank: number, weight: number, into: Scores) => {
+    const bit = 1 << source;
+    for (let f = 0; f < F; f++) {
+      const p = index.postings[f]!;
+      const from = p.start[rank]!;
+      const to = p.start[rank + 1]!;
+      if (from === to) continue;
+      const fieldBoost = boosts[f]!;
+      const matching = to - from;
+      const avg = index.averageFieldLength[f]!;
+      const idf = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+      for (let i = from; i < to; i++) {
+        const doc = p.docs[i]!;
+        const tf = p.tfs[i]!;
+        const length = index.fieldLength[doc * F + f]!;
+        const raw = idf * (BM25.d + tf * (BM25.k + 1) / (tf + BM25.k * (1 - BM25.b + BM25.b * length / avg)));
+        const weighted = weight * 1 * fieldBoost * 1 * raw;
+        const had = into.score.get(doc);
+        if (had === undefined) {
+          into.score.set(doc, weighted);
+          into.mask.set(doc, bit);
+        } else {
+          into.score.set(doc, had + weighted);
+          into.mask.set(doc, into.mask.get(doc)! | bit);
+        }
+      }
+    }
+  };
+
+  // As MiniSearch reads them: a prefix only when `true`, fuzzy when truthy.
+  const flag = (v: TermFlag | undefined, term: string, i: number, terms: string[], prefix: boolean) =>
+    typeof v === 'function' ? v(term, i, terms) : prefix ? v === true : v || false;
+
+  const termQuery = (term: string, prefix: boolean | number, fuzzy: boolean | number): Scores => {
+    let source = sources.indexOf(term);
+    if (source < 0) {
+      source = sources.push(term) - 1;
+      if (source > 30) tooMany = true;
+    }
+    const out: Scores = { score: new Map(), mask: new Map() };
+    if (tooMany) return out;
+    const rank = index.rankOf(term);
+    if (rank >= 0) {
+      derived.set(term, rank);
+      termResults(source, rank, 1, out);
+    }
+    let fuzzyMatches: readonly (readonly [string, number, number])[] | undefined;
+    if (fuzzy) {
+      const f = fuzzy === true ? 0.2 : fuzzy;
+      const maxDistance = f < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * f)) : f;
+      if (maxDistance) fuzzyMatches = index.fuzzyExpansions(term, maxDistance);
+    }
+    // A term both a prefix and a typo expansion counts as a prefix expansion only (as in MiniSearch).
+    let from = 0;
+    let to = 0;
+    if (prefix) {
+      [from, to] = index.prefixRange(term);
+      for (let r = from; r < to; r++) {
+        const t = index.term(r);
+        const distance = t.length - term.length;
+        if (!distance) continue;
+        derived.set(t, r);
+        termResults(source, r, WEIGHTS.prefix * t.length / (t.length + 0.3 * distance), out);
+      }
+    }
+    if (fuzzyMatches) {
+      for (const [t, r, distance] of fuzzyMatches) {
+        if (!distance || (r >= from && r < to && t.length !== term.length)) continue;
+        derived.set(t, r);
+        termResults(source, r, WEIGHTS.fuzzy * t.length / (t.length + distance), out);
+      }
+    }
+    return out;
+  };
+
+  const combine = (results: Scores[], combineWith: string): Scores => {
+    if (!results.length) return { score: new Map(), mask: new Map() };
+    const and = combineWith.toLowerCase() === 'and';
+    return results.reduce((a, b) => {
+      if (and) {
+        const out: Scores = { score: new Map(), mask: new Map() };
+        for (const [doc, score] of b.score) {
+          const had = a.score.get(doc);
+          if (had === undefined) continue;
+          out.score.set(doc, had + score);
+          out.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
+        }
+        return out;
+      }
+      for (const [doc, score] of b.score) {
+        const had = a.score.get(doc);
+        if (had === undefined) {
+          a.score.set(doc, score);
+          a.mask.set(doc, b.mask.get(doc)!);
+        } else {
+          a.score.set(doc, had + score);
+          a.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
+        }
+      }
+      return a;
+    });
+  };
+
+  const execute = (q: CompactQuery, o: CompactSearchOptions): Scores => {
+    if (typeof q !== 'string') {
+      const inner: CompactSearchOptions = { ...o };
+      if (q.combineWith !== undefined) inner.combineWith = q.combineWith;
+      if (q.prefix !== undefined) inner.prefix = q.prefix;
+      if (q.fuzzy !== undefined) inner.fuzzy = q.fuzzy;
+      return combine(q.queries.map((s) => execute(s, inner)), inner.combineWith ?? 'OR');
+    }
+    // Queries arrive analyzed: split on spaces, as the search options of toMiniSearch's callers say.
+    const terms = q.split(' ').filter((t) => !!t);
+    return combine(terms.map((t, i) => termQuery(t, flag(o.prefix, t, i, terms, true), flag(o.fuzzy, t, i, terms, false))), o.combineWith ?? 'OR');
+  };
+
+  const result = execute(query, opts);
+  if (tooMany) return null;
+  const ids: number[] = [];
+  const final: number[] = [];
+  for (const [doc, score] of result.score) {
+    let m = result.mask.get(doc)!;
+    let quality = 0;
+    for (; m; m &= m - 1) quality++;
+    ids.push(doc);
+    final.push(score * (quality || 1));
+  }
+  const order = ids.map((_, i) => i);
+  // Stable, as MiniSearch's sort of its results: equal scores keep the order above.
+  order.sort((a, b) => final[b]! - final[a]!);
+  const candidates = [...derived];
+  return order.map((i) => {
+    const id = ids[i]!;
+    let terms: string[] | undefined;
+    return {
+      id,
+      score: final[i]!,
+      // Asked for the shown results only.
+      get terms() {
+        terms ??= candidates.filter(([, r]) => index.fields.some((_, f) => index.occursIn(r, f, id))).map(([t]) => t);
+        return terms;
+      },
+    };
+  });
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildIndexDirectory, buildIndexes, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
+import { buildIndexDirectory, buildIndexes, buildIndexesInThreads, EmbeddedBackend, MANIFEST_FILE } from './embedded.ts';
 import { SearchError, type SearchDocument } from './types.ts';
 import { readHeader } from './compact.ts';
 import { createSearchBackend, reloadSearch } from './index.ts';
@@ -87,6 +87,25 @@ describe('embedded index files', () => {
     const built = buildIndexes([doc('a'), doc('a', { url: '/de-ch/a' })]);
     expect([...built.keys()]).toEqual(['_main/de']);
     expect(readHeader(built.get('_main/de')!).header.documentCount).toBe(1);
+  });
+
+  it('builds on worker threads the same files as on one thread (issue 32)', async () => {
+    const docs = ['de', 'en', 'fr', 'ja'].flatMap((locale) => Array.from({ length: 30 }, (_, i) => doc(`${locale}${i}`, {
+      locale, url: `/${locale}/p${i}`, site: i % 3 ? '' : 'brand-portal', title: `Maschine ${i} 機械 | Komax`, body: `Kabel ${'Crimpen Lösungen '.repeat(i)} ケーブル加工`,
+    })));
+    // The file id is random per build: compare the files without it.
+    const withoutId = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1').replace(/"id":"[0-9a-f-]{36}"/, '');
+    const one = buildIndexes(docs);
+    const threaded = await buildIndexesInThreads(docs, { threads: 3 });
+    expect([...threaded.keys()]).toEqual([...one.keys()]);
+    expect(one.size).toBe(8);
+    for (const [key, bytes] of one) expect(withoutId(threaded.get(key)!)).toBe(withoutId(bytes));
+    const manifest = await buildIndexDirectory(dir, docs, { threads: 2 });
+    expect(manifest.indexes).toHaveLength(8);
+    const b = new EmbeddedBackend(dir);
+    await b.open();
+    expect((await b.search({ localeCode: 'ja', siteSlug: 'brand-portal', query: 'ケーブル' })).total).toBe(10);
+    await expect(buildIndexesInThreads([doc('a', { locale: 'it' })], { threads: 2 })).rejects.toThrow(SearchError);
   });
 
   it('rejects documents it cannot index', () => {

@@ -17,12 +17,14 @@
 import { access, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { writeAtomic } from '../fs/atomic.ts';
-import MiniSearch, { type Options, type Query, type SearchOptions, type SearchResult as HitList } from 'minisearch';
-import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, toMiniSearch, writeCompact } from './compact.ts';
+import MiniSearch, { type Options, type Query, type SearchOptions } from 'minisearch';
+import { buildFields, COMPACT_FORMAT, CompactIndex, readHeader, searchCompact, toMiniSearch, writeCompact, type CompactFields, type CompactQuery, type CompactSearchOptions } from './compact.ts';
 import { analyzerFor, eachWord, segment, type Analyzer, type Language } from './analysis.ts';
 import { groupDocuments, indexKey, localizeUrl, offeredIn, type PreparedDocument } from './documents.ts';
-import { snippet, termMatcher } from './highlight.ts';
+import { NO_MATCH, snippet, termMatcher } from './highlight.ts';
 import { normalizeQuery, type NormalizedQuery } from './request.ts';
 import {
   emptyResult, MIN_SUGGEST_CHARS, PAGE_SIZE, SearchError,
@@ -152,6 +154,92 @@ export function buildIndexes(docs: Iterable<SearchDocument>): Map<string, Uint8A
   return out;
 }
 
+/** One (site, language) index for a build thread. */
+export interface BuildJob { key: string; site: string; language: Language; docs: PreparedDocument[] }
+/** What a build thread posts: one file, or why it stopped. */
+export type BuildReply = { key: string; bytes: Uint8Array; error?: undefined } | { error: string };
+
+/** What analyzing the vocabulary of a language once more on another thread costs, in documents built. */
+const LANGUAGE_COST = 2000;
+/** Below this many documents a build thread costs more (starting it, copying the documents over) than it saves. */
+const THREAD_THRESHOLD = 2000;
+
+/**
+ * Builds the index files of the groups (key → prepared documents), on this thread and on
+ * `threads - 1` worker threads (default: one per core for large builds, none for small ones). The
+ * groups are shared out before the build, largest first to the thread where it ends soonest (the
+ * groups of one language together where that balances), so each thread copies only its own
+ * documents. Throws a SearchError (`build`).
+ */
+export async function buildIndexFiles(groups: Map<string, PreparedDocument[]>, opts: { threads?: number } = {}): Promise<Map<string, Uint8Array>> {
+  const jobs: BuildJob[] = [];
+  let documents = 0;
+  for (const [key, docs] of groups) {
+    documents += docs.length;
+    jobs.push({ key, site: docs[0]!.site, language: docs[0]!.language, docs });
+  }
+  const threads = Math.max(1, Math.min(jobs.length, Math.floor(opts.threads ?? (documents < THREAD_THRESHOLD ? 1 : availableParallelism()))));
+  const shares: BuildJob[][] = Array.from({ length: threads }, () => []);
+  const load = new Array<number>(threads).fill(0);
+  const languages = Array.from({ length: threads }, () => new Set<Language>());
+  for (const job of [...jobs].sort((a, b) => b.docs.length - a.docs.length)) {
+    // Measured (issue 32): a build costs per document, plus per language and thread the analysis
+    // of its vocabulary (as much as ~LANGUAGE_COST documents): each goes where it ends soonest.
+    const cost = (t: number) => load[t]! + job.docs.length + (languages[t]!.has(job.language) ? 0 : LANGUAGE_COST);
+    let t = 0;
+    for (let i = 1; i < threads; i++) if (cost(i) < cost(t)) t = i;
+    load[t] = cost(t);
+    languages[t]!.add(job.language);
+    shares[t]!.push(job);
+  }
+  const out = new Map<string, Uint8Array>();
+  const remote = shares.slice(1).map((share) => new Promise<void>((resolve, reject) => {
+    const worker = new Worker(new URL('./build-thread.ts', import.meta.url), {
+      workerData: { jobs: share },
+      execArgv: [],
+    });
+    let left = share.length;
+    let failed = false;
+    const fail = (message: string) => {
+      if (failed) return;
+      failed = true;
+      void worker.terminate();
+      reject(new SearchError('build', `Building the search indexes failed: ${message}`));
+    };
+    worker.on('message', (m: BuildReply) => {
+      if (m.error !== undefined) return fail(m.error);
+      out.set(m.key, m.bytes);
+      if (--left === 0) {
+        // Done once the thread is gone: its memory is then given back (what a caller measures next).
+        worker.terminate().then(() => resolve(), () => resolve());
+      }
+    });
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', (code) => {
+      if (left > 0) fail(`a build thread stopped (exit code ${code})`);
+    });
+  }));
+  // Rejections are awaited below, after this thread's share: none may go unhandled meanwhile.
+  const done = Promise.allSettled(remote);
+  const analysis = buildAnalyses();
+  let local: unknown = null;
+  try {
+    for (const job of shares[0]!) out.set(job.key, buildIndex(job.site, job.language, job.docs, analysis(job.language)));
+  } catch (err) {
+    local = err;
+  }
+  const settled = await done;
+  if (local) throw local;
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  // In the order of the groups, as a build on one thread gives them.
+  return new Map(jobs.map((j) => [j.key, out.get(j.key)!]));
+}
+
+/** {@link buildIndexes} on several threads (see {@link buildIndexFiles}). */
+export async function buildIndexesInThreads(docs: Iterable<SearchDocument>, opts: { threads?: number } = {}): Promise<Map<string, Uint8Array>> {
+  return buildIndexFiles(groupDocuments(docs), opts);
+}
+
 async function listIndexFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   let entries;
@@ -210,7 +298,7 @@ export async function writeIndexes(
  * documents are the same as in the previous build (same input hash, file still there) is kept as
  * it is, so one changed page rebuilds only the indexes of its site and language.
  */
-export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>, opts: { touched?: ReadonlySet<string> } = {}): Promise<Manifest> {
+export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocument>, opts: { touched?: ReadonlySet<string>; threads?: number } = {}): Promise<Manifest> {
   let previous: Manifest['indexes'] = [];
   try {
     const old = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
@@ -219,8 +307,7 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
     // No previous build: everything is built.
   }
   const byKey = new Map(previous.map((i) => [i.key, i]));
-  const built = new Map<string, Uint8Array>();
-  const analysis = buildAnalyses();
+  const toBuild = new Map<string, PreparedDocument[]>();
   const inputHashes = new Map<string, string>();
   const kept: Manifest['indexes'] = [];
   let input: Iterable<SearchDocument> = docs;
@@ -247,10 +334,10 @@ export async function buildIndexDirectory(dir: string, docs: Iterable<SearchDocu
       kept.push(old);
       continue;
     }
-    const first = group[0]!;
-    built.set(key, buildIndex(first.site, first.language, group, analysis(first.language)));
+    toBuild.set(key, group);
     inputHashes.set(key, inputHash);
   }
+  const built = await buildIndexFiles(toBuild, opts.threads !== undefined ? { threads: opts.threads } : {});
   // Before any index file is replaced, the manifest stops vouching for the ones about to change:
   // a run killed midway leaves files newer than the manifest's hashes, and the next run must
   // rebuild them, never keep them as "unchanged".
@@ -289,6 +376,33 @@ function typoQuery(words: QueryWord[], combineWith: 'AND' | 'OR'): Query {
       prefix: i === words.length - 1 ? (t: string) => t.length >= MIN_SEARCH_PREFIX : false,
     })),
   };
+}
+
+/** Prefix expansions looked up in the index before a snippet; a prefix of more terms is left to the snippet. */
+const MAX_PREFIX_CHECK = 64;
+
+/**
+ * Whether description or body of document `doc` may hold one of the terms (or a term starting
+ * with one of the prefixes), by the `text` field of the search index (description and body): when
+ * it cannot, the snippet need not analyze every word of them to find that out.
+ */
+function textMayMatch(idx: LoadedIndex, doc: number, terms: readonly string[], prefixes: readonly string[]): boolean {
+  const index = idx.file.indexes.search!;
+  const TEXT = index.fields.indexOf('text');
+  for (const t of terms) if (index.occursIn(index.rankOf(t), TEXT, doc)) return true;
+  for (const p of prefixes) {
+    const [from, to] = index.prefixRange(p);
+    if (to - from > MAX_PREFIX_CHECK) return true;
+    for (let r = from; r < to; r++) if (index.occursIn(r, TEXT, doc)) return true;
+  }
+  return false;
+}
+
+interface Hit { id: unknown; terms: string[] }
+
+/** MiniSearch's answer, computed over the compact structures (searchCompact), or by MiniSearch for a query of very many terms. */
+function run(fields: CompactFields, ms: MiniSearch<IndexedDoc>, query: Query, opts: SearchOptions): Hit[] {
+  return searchCompact(fields, query as CompactQuery, opts as CompactSearchOptions) ?? ms.search(query, opts);
 }
 
 interface LoadedIndex {
@@ -603,14 +717,14 @@ export class EmbeddedBackend implements SearchBackend {
       if (!words.length) return emptyResult(n.page);
       const exact = words.map((w) => w.term).join(' ');
       const opts: SearchOptions = { boost: FIELD_BOOST, combineWith: 'AND' };
-      let hits = this.filter(idx, n, idx.search.search(exact, opts));
+      let hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, exact, opts));
       const fuzzy = words.some((w) => maxEdits(w.term, n.language) > 0);
       if (!hits.length && fuzzy) {
         opts.fuzzy = (t: string) => maxEdits(t, n.language);
-        hits = this.filter(idx, n, idx.search.search(typoQuery(words, 'AND'), opts));
+        hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, typoQuery(words, 'AND'), opts));
       }
       if (!hits.length && words.length > 1) {
-        hits = this.filter(idx, n, idx.search.search(fuzzy ? typoQuery(words, 'OR') : exact, { ...opts, combineWith: 'OR' }));
+        hits = this.filter(idx, n, run(idx.file.indexes.search!, idx.search, fuzzy ? typoQuery(words, 'OR') : exact, { ...opts, combineWith: 'OR' }));
       }
       const from = (n.page - 1) * PAGE_SIZE;
       return { records: hits.slice(from, from + PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms)), total: hits.length, page: n.page };
@@ -625,7 +739,10 @@ export class EmbeddedBackend implements SearchBackend {
     for (const s of segment(query, idx.language)) {
       const term = idx.analyzer.term(s.surface);
       if (!term || out.some((w) => w.term === term)) continue;
-      out.push({ term, alternatives: idx.analyzer.typoStems(s.surface) });
+      // Asked only when the words as typed find nothing (most searches never need them).
+      let alternatives: string[] | undefined;
+      const surface = s.surface;
+      out.push({ term, get alternatives() { return (alternatives ??= idx.analyzer.typoStems(surface)); } });
     }
     return out;
   }
@@ -650,10 +767,10 @@ export class EmbeddedBackend implements SearchBackend {
       const query = terms.join(' ');
       const prefix = (_t: string, i: number, all: string[]) => lastIsPrefix && i === all.length - 1;
       const opts: SearchOptions = { combineWith: 'AND', prefix };
-      let hits = this.filter(idx, n, idx.suggest.search(query, opts));
+      let hits = this.filter(idx, n, run(idx.file.indexes.suggest!, idx.suggest, query, opts));
       if (!hits.length && terms.some((t) => maxEdits(t, n.language) > 0)) {
         opts.fuzzy = (t: string) => maxEdits(t, n.language);
-        hits = this.filter(idx, n, idx.suggest.search(query, opts));
+        hits = this.filter(idx, n, run(idx.file.indexes.suggest!, idx.suggest, query, opts));
       }
       const prefixes = lastIsPrefix ? [terms.at(-1)!] : [];
       return { records: hits.slice(0, PAGE_SIZE).map((h) => this.record(idx, n, h.id as number, h.terms, prefixes)), total: hits.length, page: 1 };
@@ -662,7 +779,7 @@ export class EmbeddedBackend implements SearchBackend {
     }
   }
 
-  private filter(idx: LoadedIndex, n: NormalizedQuery, hits: HitList[]): HitList[] {
+  private filter(idx: LoadedIndex, n: NormalizedQuery, hits: Hit[]): Hit[] {
     if (!n.country) return hits;
     const country = n.country;
     return hits.filter((h) => offeredIn(idx.file.countries(h.id as number), country));
@@ -672,7 +789,7 @@ export class EmbeddedBackend implements SearchBackend {
     const [url, title, description, body] = idx.file.document<StoredDoc>(id);
     return {
       title,
-      description: snippet([description, body], idx.language, termMatcher(matched, prefixes)),
+      description: snippet([description, body], idx.language, textMayMatch(idx, id, matched, prefixes) ? termMatcher(matched, prefixes) : NO_MATCH),
       url: localizeUrl(url, idx.language, n.localeCode),
     };
   }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { escapeHtml, highlight, highlightQuery, sanitizeMarked, snippet, stripBrand, termMatcher } from './highlight.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { escapeHtml, highlight, highlightQuery, NO_MATCH, sanitizeMarked, snippet, stripBrand, termMatcher } from './highlight.ts';
 import { analyzerFor } from './analysis.ts';
 
 const plain = (html: string) => html.replace(/<\/?mark>/g, '');
@@ -74,6 +74,91 @@ describe('highlight', () => {
     expect(s.html).toBe('<mark>Crimpautomaten</mark> und Crimpzangen');
   });
 });
+
+describe('highlight cost (issue 32)', () => {
+  it('analyzes the words up to the snippet only, not those of the whole text', () => {
+    const de = analyzerFor('de');
+    const text = `Die Kabelverarbeitung ${'mit weiteren Wörtern '.repeat(2000)}`;
+    const reference = `Die <mark>Kabelverarbeitung</mark> ${'mit weiteren Wörtern '.repeat(8)}`;
+    const spy = vi.spyOn(de, 'term');
+    try {
+      const s = highlight(text, 'de', termMatcher(de.terms('Kabelverarbeitung')), { maxChars: 200 });
+      expect(s.html.startsWith(reference.slice(0, 120))).toBe(true);
+      expect(s.html.endsWith(' …')).toBe(true);
+      expect(spy.mock.calls.length).toBeLessThan(100);
+      spy.mockClear();
+      // Known to hold no match: the start of the first text, the second one never looked at.
+      expect(snippet([text, 'Kabelverarbeitung'], 'de', NO_MATCH, { maxChars: 50 })).toBe('Die Kabelverarbeitung mit weiteren Wörtern …');
+      expect(spy.mock.calls.length).toBeLessThan(20);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('gives the same snippet as over every word of the text', () => {
+    const de = analyzerFor('de');
+    const words = 'Kabel Maschine Crimpen Lösung und die Qualität Werkzeug'.split(' ');
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let n = 0; n < 200; n++) {
+      const text = Array.from({ length: 5 + Math.floor(rand() * 120) }, () => words[Math.floor(rand() * words.length)]).join(rand() < 0.5 ? ' ' : ', ');
+      const query = words[Math.floor(rand() * words.length)]!;
+      const opts = { maxChars: 20 + Math.floor(rand() * 200), before: Math.floor(rand() * 60) };
+      // The reference: every word analyzed (a matcher that is not NO_MATCH and sees each term).
+      const seen: string[] = [];
+      const full = highlight(text, 'de', (t) => (seen.push(t), termMatcher(de.terms(query))(t)), { ...opts, maxChars: text.length + 1 });
+      expect(full.html.replace(/<\/?mark>/g, '')).toBe(text.replace(/&/g, '&amp;'));
+      const lazy = highlight(text, 'de', termMatcher(de.terms(query)), opts);
+      const whole = highlightWhole(text, de.terms(query), opts);
+      expect(lazy).toEqual(whole);
+    }
+  });
+});
+
+/** highlight() as it was before it stopped early: tokens of the whole text first (the reference). */
+function highlightWhole(text: string, terms: string[], opts: { maxChars: number; before: number }) {
+  const tokens = analyzerFor('de').tokens(text);
+  const isMatch = termMatcher(terms);
+  const hits = tokens.map((t) => isMatch(t.term));
+  const firstHit = hits.indexOf(true);
+  const { maxChars, before } = opts;
+  let start = 0;
+  let end = text.length;
+  if (text.length > maxChars) {
+    if (firstHit >= 0) {
+      const first = tokens[firstHit]!;
+      start = Math.max(0, Math.min(first.start - before, text.length - maxChars));
+      if (start > 0) {
+        const at = tokens.find((t) => t.start >= start);
+        start = at && at.start <= first.start ? at.start : first.start;
+      }
+    }
+    end = Math.min(text.length, start + maxChars);
+    if (end < text.length) {
+      let cut = -1;
+      for (const t of tokens) {
+        if (t.end > end) break;
+        if (t.end > start) cut = t.end;
+      }
+      if (cut > start) end = cut;
+    }
+  }
+  let html = start > 0 ? '… ' : '';
+  let pos = start;
+  let matched = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.start < start) continue;
+    if (t.end > end) break;
+    if (!hits[i]) continue;
+    html += escapeHtml(text.slice(pos, t.start)) + '<mark>' + escapeHtml(t.surface) + '</mark>';
+    pos = t.end;
+    matched = true;
+  }
+  html += escapeHtml(text.slice(pos, end));
+  if (end < text.length) html += ' …';
+  return { html, matched };
+}
 
 describe('snippet', () => {
   it('takes the first source with a match, else the first non-empty source', () => {

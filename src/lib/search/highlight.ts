@@ -3,7 +3,7 @@
  * form (so `Maschinen` is marked for the query `maschine`), snippets around the first match, and
  * the ` | {brand}` title suffix.
  */
-import { analyzerFor, type Language } from './analysis.ts';
+import { analyzerFor, eachSegment, type AnalyzedToken, type Language } from './analysis.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const ESCAPE_RE = /[&<>"']/g;
@@ -29,12 +29,19 @@ export function collapseWhitespace(text: string): string {
 export type TermMatcher = (term: string) => boolean;
 
 /**
+ * The matcher of a text known to hold no match (the index says so): a snippet is then the start of
+ * the first text, and no word past its end is analyzed.
+ */
+export const NO_MATCH: TermMatcher = () => false;
+
+/**
  * A matcher for a set of analyzed terms; `prefixes` also match every term they begin (the word
  * still being typed in a suggest query).
  */
 export function termMatcher(terms: Iterable<string>, prefixes: Iterable<string> = []): TermMatcher {
   const set = new Set(terms);
   const pre = [...prefixes].filter(Boolean);
+  if (!set.size && !pre.length) return NO_MATCH;
   if (!pre.length) return (t) => set.has(t);
   return (t) => set.has(t) || pre.some((p) => t.startsWith(p));
 }
@@ -61,9 +68,25 @@ export function highlight(text: string, language: Language, isMatch: TermMatcher
   const maxChars = opts.maxChars ?? 200;
   const before = opts.before ?? 60;
   if (!text) return { html: '', matched: false };
-  const tokens = analyzerFor(language).tokens(text);
-  const hits = tokens.map((t) => isMatch(t.term));
-  const firstHit = hits.indexOf(true);
+  const analyzer = analyzerFor(language);
+  const tokens: AnalyzedToken[] = [];
+  const hits: boolean[] = [];
+  let firstHit = -1;
+  // The snippet ends at most maxChars after the first hit, and the cut below needs the first word
+  // past its end: the words after that one are never looked at (a result page highlights 10 texts).
+  eachSegment(text, language, (s) => {
+    const term = analyzer.term(s.surface);
+    if (!term) return true;
+    const hit = isMatch(term);
+    if (hit && firstHit < 0) firstHit = tokens.length;
+    // The segment is this call's own: it becomes the token (no copy per word).
+    const token = s as AnalyzedToken;
+    token.term = term;
+    tokens.push(token);
+    hits.push(hit);
+    if (firstHit >= 0) return s.end <= tokens[firstHit]!.start + maxChars;
+    return isMatch !== NO_MATCH || s.end <= maxChars;
+  });
 
   let start = 0;
   let end = text.length;
@@ -122,6 +145,7 @@ export function snippet(sources: readonly string[], language: Language, isMatch:
     const s = highlight(source, language, isMatch, opts);
     if (s.matched) return s.html;
     fallback ??= s.html;
+    if (isMatch === NO_MATCH) break;
   }
   return fallback ?? '';
 }

@@ -62,9 +62,10 @@ export function createSearchBackend(config: SearchConfig): ServerSearchBackend {
 /**
  * What the prerender calls once every route is rendered, with the documents of ALL routes it
  * publishes (rendered and unchanged alike): writes the embedded index files, or rebuilds the
- * OpenSearch indexes and switches their aliases. Throws a SearchError (`build`).
+ * OpenSearch indexes and switches their aliases. `threads`: threads the embedded indexes are built
+ * on (default one per core for a large build). Throws a SearchError (`build`).
  */
-export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig, opts: { touched?: ReadonlySet<string> } = {}): Promise<{ indexes: number; documents: number }> {
+export async function publishSearchDocuments(docs: Iterable<SearchDocument>, config: SearchConfig, opts: { touched?: ReadonlySet<string>; threads?: number } = {}): Promise<{ indexes: number; documents: number }> {
   const list = [...docs];
   if (config.engine === 'opensearch') {
     const backend = new OpenSearchBackend(config.opensearchUrl!, { ...(config.opensearchPrefix ? { prefix: config.opensearchPrefix } : {}), ...config.timeouts });
