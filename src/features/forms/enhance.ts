@@ -28,6 +28,63 @@ export function collect(form: HTMLFormElement): Input {
   return out;
 }
 
+/** The errors beside their fields (aria-invalid on the inputs) and in the summary, whose links focus the field. */
+function showErrors(form: HTMLFormElement, summary: HTMLElement, errors: Record<string, string>, focusSummary: boolean): void {
+  const fieldOf = (name: string) => form.querySelector<HTMLElement>(`[data-input][name="${name}"]`);
+  for (const slot of Array.from(form.querySelectorAll<HTMLElement>('[data-error-for]'))) {
+    const name = slot.dataset.errorFor!;
+    slot.textContent = errors[name] ?? '';
+    form.querySelectorAll<HTMLElement>(`[data-input][name="${name}"]`).forEach((el) => {
+      if (errors[name]) el.setAttribute('aria-invalid', 'true');
+      else el.removeAttribute('aria-invalid');
+    });
+  }
+  const list = summary.querySelector('ul')!;
+  list.replaceChildren(...Object.entries(errors).map(([name, message]) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    const target = fieldOf(name);
+    a.href = `#${target?.id ?? ''}`;
+    a.textContent = message;
+    a.addEventListener('click', (e) => { e.preventDefault(); target?.focus(); });
+    li.append(a);
+    return li;
+  }));
+  summary.hidden = Object.keys(errors).length === 0;
+  if (focusSummary && !summary.hidden) summary.focus();
+}
+
+/** A flash message in the live region (with the download link when there is one), which takes the focus. */
+function sayIn(status: HTMLElement, kind: 'success' | 'error', message: string, download?: { href: string; label: string }): void {
+  const box = document.createElement('div');
+  box.className = `flash flash--${kind}`;
+  const p = document.createElement('p');
+  p.className = 'flash__text';
+  p.textContent = message;
+  if (download) {
+    const a = document.createElement('a');
+    a.href = download.href;
+    a.dataset.download = '';
+    a.textContent = download.label;
+    p.append(' ', a);
+  }
+  box.append(p);
+  status.replaceChildren(box);
+  status.focus();
+}
+
+/** A state field is marked required only while its country has states (the schema's rule). */
+function followCountries(form: HTMLFormElement): void {
+  for (const field of Array.from(form.querySelectorAll<HTMLElement>('[data-state-of]'))) {
+    const country = form.querySelector<HTMLSelectElement>(`select[name="${field.dataset.stateOf}"]`);
+    const has = countryHasStates(country?.value);
+    field.querySelector<HTMLElement>('[data-required-mark]')?.toggleAttribute('hidden', !has);
+    const input = field.querySelector<HTMLInputElement>('[data-input]');
+    // Fields of a revealed section are never marked `required` (they are needed only when shown).
+    if (input && !field.closest('[data-revealed-by]')) input.required = has;
+  }
+}
+
 function enhance(form: HTMLFormElement, kind: FormKind): void {
   const root = form.closest<HTMLElement>('[data-form-root]') ?? form.parentElement!;
   const status = root.querySelector<HTMLElement>('[data-status]')!;
@@ -39,67 +96,17 @@ function enhance(form: HTMLFormElement, kind: FormKind): void {
   const keys = keyHolder();
   let attempted = false;
 
-  const fieldOf = (name: string) => form.querySelector<HTMLElement>(`[data-input][name="${name}"]`);
-  const show = (errors: Record<string, string>, focusSummary: boolean) => {
-    for (const slot of Array.from(form.querySelectorAll<HTMLElement>('[data-error-for]'))) {
-      const name = slot.dataset.errorFor!;
-      slot.textContent = errors[name] ?? '';
-      form.querySelectorAll<HTMLElement>(`[data-input][name="${name}"]`).forEach((el) => {
-        if (errors[name]) el.setAttribute('aria-invalid', 'true');
-        else el.removeAttribute('aria-invalid');
-      });
-    }
-    const list = summary.querySelector('ul')!;
-    list.replaceChildren(...Object.entries(errors).map(([name, message]) => {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      const target = fieldOf(name);
-      a.href = `#${target?.id ?? ''}`;
-      a.textContent = message;
-      a.addEventListener('click', (e) => { e.preventDefault(); target?.focus(); });
-      li.append(a);
-      return li;
-    }));
-    summary.hidden = Object.keys(errors).length === 0;
-    if (focusSummary && !summary.hidden) summary.focus();
-  };
+  const show = (errors: Record<string, string>, focusSummary: boolean) => showErrors(form, summary, errors, focusSummary);
+  const say = (kind: 'success' | 'error', message: string, download?: string) => sayIn(status, kind, message, download ? { href: download, label: text('forms.downloadLink') } : undefined);
   const translate = (errors: FormErrors) => Object.fromEntries(Object.entries(errors).map(([f, key]) => [f, text(key)]));
-  const say = (kind: 'success' | 'error', message: string, download?: string) => {
-    const box = document.createElement('div');
-    box.className = `flash flash--${kind}`;
-    const p = document.createElement('p');
-    p.className = 'flash__text';
-    p.textContent = message;
-    if (download) {
-      const a = document.createElement('a');
-      a.href = download;
-      a.dataset.download = '';
-      a.textContent = text('forms.downloadLink');
-      p.append(' ', a);
-    }
-    box.append(p);
-    status.replaceChildren(box);
-    status.focus();
-  };
   const busy = (on: boolean) => {
     submit.disabled = on;
     submit.setAttribute('aria-busy', String(on));
   };
 
-  // A state field is marked required only while its country has states (the schema's rule).
-  const followCountries = () => {
-    for (const field of Array.from(form.querySelectorAll<HTMLElement>('[data-state-of]'))) {
-      const country = form.querySelector<HTMLSelectElement>(`select[name="${field.dataset.stateOf}"]`);
-      const has = countryHasStates(country?.value);
-      field.querySelector<HTMLElement>('[data-required-mark]')?.toggleAttribute('hidden', !has);
-      const input = field.querySelector<HTMLInputElement>('[data-input]');
-      // Fields of a revealed section are never marked `required` (they are needed only when shown).
-      if (input && !field.closest('[data-revealed-by]')) input.required = has;
-    }
-  };
-  followCountries();
+  followCountries(form);
   form.addEventListener('change', (event) => {
-    if ((event.target as HTMLElement).matches('select[data-country]')) followCountries();
+    if ((event.target as HTMLElement).matches('select[data-country]')) followCountries(form);
   });
 
   form.addEventListener('input', () => {

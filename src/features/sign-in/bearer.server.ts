@@ -75,11 +75,13 @@ export interface CustomerUserWithRoles extends CustomerUser {
 
 /**
  * `requireUser` and then the caller's roles from the provider's user info (never the browser's
- * word): 403 without every one of `roles`; 503 when the provider cannot be asked, 401 when it
- * refuses the token. `requireRoles()` (no role) gives the roles for the handler to decide.
+ * word): 403 without every one of `roles` (a list among them is met by any one of its roles); 503
+ * when the provider cannot be asked, 401 when it refuses the token. `requireRoles()` (no role)
+ * gives the roles for the handler to decide.
  * @example endpoint(LIMITS, { auth: requireRoles('tickets:read') }, ({ user }) => …)
+ * @example requireRoles([DELEGATED_ADMIN_INTERNAL_ROLE, DELEGATED_ADMIN_EXTERNAL_ROLE]) // either admin role
  */
-export function requireRoles(...roles: string[]): (context: APIContext) => Promise<CustomerUserWithRoles | Response> {
+export function requireRoles(...roles: (string | readonly string[])[]): (context: APIContext) => Promise<CustomerUserWithRoles | Response> {
   return async (context) => {
     const user = await requireUser(context);
     if (user instanceof Response) return user;
@@ -98,7 +100,7 @@ export function requireRoles(...roles: string[]): (context: APIContext) => Promi
       }
       return unauthorized('The access token was refused by the identity provider', true);
     }
-    const missing = roles.filter((role) => !granted.includes(role));
+    const missing = roles.filter((role) => (typeof role === 'string' ? !granted.includes(role) : !role.some((r) => granted.includes(r))));
     if (missing.length) return json({ error: 'forbidden', message: 'Your account has no access to this.' }, 403);
     return { ...user, roles: granted };
   };

@@ -6,8 +6,8 @@ import { ticketPath } from '../customer-area/paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, writeFailure, type ServiceIslandProps, type WriteFailure } from '../customer-area/island-kit.tsx';
 import { ticketing } from './api-client.ts';
 import { TYPE_KEYS } from './TicketList.tsx';
-import { fieldErrorsByField, REQUIRED_MESSAGES, SUBJECT_MAX, TEXT_MAX, TICKET_FORM_FIELDS, validateTicketForm, type TicketFormField, type TicketFormValues } from './validation.ts';
-import { typeKey } from './view.ts';
+import { TicketFormFields, type TicketFormErrors } from './TicketFormFields.tsx';
+import { fieldErrorsByField, REQUIRED_MESSAGES, TICKET_FORM_FIELDS, validateTicketForm, withField, type TicketFormField, type TicketFormValues } from './validation.ts';
 
 export const MESSAGE_KEYS = [
   ...SHARED_KEYS, ...TYPE_KEYS, ...FILE_KEYS, ...Object.values(REQUIRED_MESSAGES),
@@ -25,7 +25,6 @@ type Options = { kind: 'loading' } | { kind: 'ready'; options: TicketFormOptions
 type Phase = { kind: 'editing' } | { kind: 'creating' } | { kind: 'uploading'; id: string } | ({ kind: 'failed'; id?: string } & WriteFailure);
 
 const EMPTY: TicketFormValues = { locationId: '', type: '', machineId: '', subject: '', description: '', machineName: '', serialNumber: '' };
-const REQUIRED = new Set<TicketFormField>(Object.keys(REQUIRED_MESSAGES) as TicketFormField[]);
 
 /** /{locale}/mykomax/tickets/newticket (`?machine=` preselects): the ticket form, then the attachments with progress, then the ticket. */
 export function NewTicket({ messages: m, locale, paths, support }: Props) {
@@ -34,7 +33,7 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const [options, setOptions] = useState<Options>({ kind: 'loading' });
   const [values, setValues] = useState<TicketFormValues>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<TicketFormField | '', string>>>({});
+  const [errors, setErrors] = useState<TicketFormErrors>({});
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const [attempt, setAttempt] = useState(0);
@@ -61,24 +60,15 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
   if (options.kind === 'loading') return <Loading m={m} />;
   if (options.kind === 'failed') return <ServiceError m={m} support={support} detail={options.detail} retry={() => setAttempt((n) => n + 1)} />;
   const o = options.options;
-  const machines = values.locationId ? o.machines.filter((x) => x.locationId === values.locationId) : o.machines;
   // Once the ticket exists (uploads running or failed), the form cannot create it a second time.
   const busy = phase.kind === 'creating' || phase.kind === 'uploading' || (phase.kind === 'failed' && !!phase.id);
 
   const set = (field: TicketFormField, value: string) => {
-    setValues((v) => {
-      const next = { ...v, [field]: value };
-      if (field === 'machineId') {
-        const machine = o.machines.find((x) => x.id === value);
-        if (machine && !next.locationId) next.locationId = machine.locationId;
-      }
-      if (field === 'locationId' && next.machineId && o.machines.find((x) => x.id === next.machineId)?.locationId !== value && value) next.machineId = '';
-      return next;
-    });
+    setValues((v) => withField(v, field, value, o.machines));
     if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
-  const focusFirst = (errs: Partial<Record<TicketFormField | '', string>>) => {
+  const focusFirst = (errs: TicketFormErrors) => {
     const first = TICKET_FORM_FIELDS.find((f) => errs[f]);
     if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
   };
@@ -120,18 +110,6 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
     }
   };
 
-  const describedBy = (f: TicketFormField) => (errors[f] ? `${id}-${f}-error` : undefined);
-  const label = (f: TicketFormField, key: Key) => (
-    <label htmlFor={`${id}-${f}`}>
-      {m[key]}{REQUIRED.has(f) ? <span aria-hidden="true"> *</span> : <span className="services__muted"> ({m['tickets.form.optional']})</span>}
-    </label>
-  );
-  const error = (f: TicketFormField) => errors[f] && <p className="field__error" id={`${id}-${f}-error`}>{errors[f]}</p>;
-  const common = (f: TicketFormField) => ({
-    id: `${id}-${f}`, name: f, value: values[f], disabled: busy, required: REQUIRED.has(f),
-    'aria-invalid': errors[f] ? true : undefined, 'aria-describedby': describedBy(f),
-  });
-
   return (
     <form ref={formRef} className="services__form" noValidate onSubmit={onSubmit} aria-busy={busy || undefined}>
       <p className="services__hint">{m['tickets.form.intro']}</p>
@@ -144,54 +122,7 @@ export function NewTicket({ messages: m, locale, paths, support }: Props) {
           {phase.id && <p><a href={ticketPath(paths, phase.id)}>{tr(m, 'tickets.form.toTicket', { id: phase.id })}</a></p>}
         </>
       )}
-      <div className="services__form-row">
-        <div className="field">
-          {label('locationId', 'tickets.form.location')}
-          <select {...common('locationId')} onChange={(e) => set('locationId', e.target.value)}>
-            <option value="">{m['tickets.form.choose']}</option>
-            {o.locations.map((l) => <option key={l.id} value={l.id}>{l.name} ({l.city})</option>)}
-          </select>
-          {error('locationId')}
-        </div>
-        <div className="field">
-          {label('type', 'tickets.form.type')}
-          <select {...common('type')} onChange={(e) => set('type', e.target.value)}>
-            <option value="">{m['tickets.form.choose']}</option>
-            {o.ticketTypes.map((t) => <option key={t} value={t}>{m[typeKey(t)]}</option>)}
-          </select>
-          {error('type')}
-        </div>
-      </div>
-      <div className="field">
-        {label('machineId', 'tickets.form.machine')}
-        <select {...common('machineId')} onChange={(e) => set('machineId', e.target.value)}>
-          <option value="">{m['tickets.form.choose']}</option>
-          {machines.map((x) => <option key={x.id} value={x.id}>{x.name} · {x.model} · {x.serialNumber}</option>)}
-        </select>
-        {error('machineId')}
-      </div>
-      <div className="field">
-        {label('subject', 'tickets.form.subject')}
-        <input {...common('subject')} type="text" maxLength={SUBJECT_MAX} onChange={(e) => set('subject', e.target.value)} />
-        {error('subject')}
-      </div>
-      <div className="field">
-        {label('description', 'tickets.form.description')}
-        <textarea {...common('description')} rows={6} maxLength={TEXT_MAX} onChange={(e) => set('description', e.target.value)} />
-        {error('description')}
-      </div>
-      <div className="services__form-row">
-        <div className="field">
-          {label('machineName', 'tickets.form.machineName')}
-          <input {...common('machineName')} type="text" maxLength={200} onChange={(e) => set('machineName', e.target.value)} />
-          {error('machineName')}
-        </div>
-        <div className="field">
-          {label('serialNumber', 'tickets.form.serialNumber')}
-          <input {...common('serialNumber')} type="text" maxLength={100} onChange={(e) => set('serialNumber', e.target.value)} />
-          {error('serialNumber')}
-        </div>
-      </div>
+      <TicketFormFields id={id} options={o} values={values} errors={errors} busy={busy} m={m} onChange={set} />
       <FilePicker files={files} onChange={setFiles} m={m} locale={locale} disabled={busy} />
       <p className="services__live" role="status">
         {phase.kind === 'creating' ? m['tickets.form.submitting'] : phase.kind === 'uploading' ? tr(m, 'tickets.form.uploading', { id: phase.id }) : ''}

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
-import type { Page, TicketSortField, TicketSummary } from '../../lib/ticketing/types.ts';
+import type { Page, TicketSummary } from '../../lib/ticketing/types.ts';
 import { TICKET_STATUSES } from '../../lib/ticketing/types.ts';
-import { ticketPath } from '../customer-area/paths.ts';
 import { detailOf, Gate, Loading, ServiceError, SHARED_KEYS, tr, useServiceSession, type ServiceIslandProps } from '../customer-area/island-kit.tsx';
 import { ticketing } from './api-client.ts';
-import { ariaSort, DEFAULT_LIST_STATE, formatDate, listStateQuery, nextSort, OPEN_FILTER, parseListState, statusesOfFilter, statusFilterValue, statusKey, ticketQuery, typeKey, type ListState } from './view.ts';
+import { TicketTable } from './TicketTable.tsx';
+import { DEFAULT_LIST_STATE, listStateQuery, nextSort, OPEN_FILTER, parseListState, statusesOfFilter, statusFilterValue, statusKey, ticketQuery, type ListState } from './view.ts';
 
 export const STATUS_KEYS = [...TICKET_STATUSES.map((s) => `tickets.status.${s}` as const), 'tickets.status.unknown'] as const;
 export const TYPE_KEYS = ['TECHNICAL_SUPPORT', 'REPAIR', 'SPARE_PARTS', 'MAINTENANCE', 'SOFTWARE', 'TRAINING', 'unknown'].map((t) => `tickets.type.${t}` as const);
@@ -19,14 +19,11 @@ export const MESSAGE_KEYS = [
 
 type Props = ServiceIslandProps<Key>;
 /** The locale keys this island shows (its messages are typed by them). */
-type Key = (typeof MESSAGE_KEYS)[number];
+export type TicketListKey = (typeof MESSAGE_KEYS)[number];
+type Key = TicketListKey;
 
 type Data = { kind: 'loading' } | { kind: 'ready'; page: Page<TicketSummary> } | { kind: 'failed'; detail: string };
 
-const COLUMNS: { key: Key; sort?: TicketSortField }[] = [
-  { key: 'tickets.col.id' }, { key: 'tickets.col.subject', sort: 'SUBJECT' }, { key: 'tickets.col.type' }, { key: 'tickets.col.machine' },
-  { key: 'tickets.col.status', sort: 'STATUS' }, { key: 'tickets.col.createdOn', sort: 'CREATED_ON' },
-];
 
 /** /{locale}/mykomax/tickets/list: the organisation's tickets with status filter, search, sort and cursor paging (state in the address). */
 export function TicketList({ messages: m, locale, paths, support }: Props) {
@@ -106,37 +103,7 @@ export function TicketList({ messages: m, locale, paths, support }: Props) {
       )}
       {data.kind === 'ready' && data.page.items.length > 0 && (
         <>
-          <div className="services__table-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-            <table className="services__table services__table--stack">
-              <caption id={`${id}-caption`} className="visually-hidden">{m['tickets.list.caption']}</caption>
-              <thead>
-                <tr>
-                  {COLUMNS.map((c) => (
-                    <th key={c.key} scope="col" className={c.sort ? 'services__sortable' : undefined} aria-sort={c.sort ? ariaSort(state, c.sort) : undefined}>
-                      {c.sort
-                        ? <button type="button" className="services__sort" onClick={() => go(nextSort(state, c.sort!))}>
-                            {m[c.key]}<span className="visually-hidden"> ({tr(m, 'tickets.list.sortBy', { column: m[c.key] ?? '' })})</span>
-                            <span aria-hidden="true" className="services__sort-icon">{state.sort === c.sort ? (state.direction === 'ASC' ? '▲' : '▼') : '↕'}</span>
-                          </button>
-                        : m[c.key]}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {data.page.items.map((t) => (
-                  <tr key={t.id}>
-                    <th scope="row" className="services__cell--id"><a href={ticketPath(paths, t.id)}>{t.id}</a></th>
-                    <td className="services__cell--subject">{t.subject}</td>
-                    <td data-label={m['tickets.col.type']}>{m[typeKey(t.type)]}</td>
-                    <td data-label={m['tickets.col.machine']}>{t.machine}{t.serialNumber && <span className="services__muted"> · {t.serialNumber}</span>}</td>
-                    <td className="services__cell--status"><span className={`status status--${(t.status ?? 'unknown').toLowerCase()}`}>{m[statusKey(t.status)]}</span></td>
-                    <td data-label={m['tickets.col.createdOn']}><time dateTime={t.createdOn}>{formatDate(t.createdOn, locale)}</time></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TicketTable id={id} m={m} locale={locale} paths={paths} items={data.page.items} state={state} onSort={(field) => go(nextSort(state, field))} />
           {(data.page.hasPreviousPage || data.page.hasNextPage) && (
             <nav className="services__pager" aria-label={m['tickets.list.pagination']}>
               <button type="button" className="btn btn--secondary" disabled={!data.page.hasPreviousPage || !data.page.startCursor}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json' with { type: 'json' };
 import { MAX_UPLOAD_BYTES } from '../../lib/ticketing/limits.ts';
-import { fieldErrorsByField, validateComment, validateFile, validateTicketForm } from './validation.ts';
+import { fieldErrorsByField, validateComment, validateFile, validateTicketForm, withField, type TicketFormValues } from './validation.ts';
 
 const messages = en as Record<string, string>;
 
@@ -49,3 +49,22 @@ describe('fieldErrorsByField', () => {
     ])).toEqual({ subject: 'The subject may have at most 200 characters', '': 'No machine' });
   });
 });
+
+describe('withField: the ticket form after one change', () => {
+  const EMPTY: TicketFormValues = { locationId: '', type: '', machineId: '', subject: '', description: '', machineName: '', serialNumber: '' };
+  const MACHINES = [{ id: 'm1', locationId: 'l1' }, { id: 'm2', locationId: 'l2' }];
+
+  it('brings the location of a machine picked without one, and keeps a location already chosen', () => {
+    expect(withField(EMPTY, 'machineId', 'm1', MACHINES)).toMatchObject({ machineId: 'm1', locationId: 'l1' });
+    expect(withField({ ...EMPTY, locationId: 'l2' }, 'machineId', 'm1', MACHINES)).toMatchObject({ machineId: 'm1', locationId: 'l2' });
+  });
+
+  it('clears a machine of another location, and keeps it when the location is cleared or is its own', () => {
+    const picked = { ...EMPTY, machineId: 'm1', locationId: 'l1' };
+    expect(withField(picked, 'locationId', 'l2', MACHINES)).toMatchObject({ machineId: '', locationId: 'l2' });
+    expect(withField(picked, 'locationId', '', MACHINES)).toMatchObject({ machineId: 'm1', locationId: '' });
+    expect(withField(picked, 'locationId', 'l1', MACHINES)).toMatchObject({ machineId: 'm1' });
+    expect(withField(picked, 'subject', 'Crimp', MACHINES)).toEqual({ ...picked, subject: 'Crimp' });
+  });
+});
+

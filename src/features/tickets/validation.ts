@@ -61,3 +61,19 @@ export function fieldErrorsByField(errors: FieldError[]): Partial<Record<TicketF
   }
   return out;
 }
+
+/**
+ * The form's values after one field changed: a machine picked without a location brings its
+ * location; a location that is not the picked machine's clears the machine.
+ * @example withField(EMPTY, 'machineId', 'm1', [{ id: 'm1', locationId: 'l1' }]) // { …, machineId: 'm1', locationId: 'l1' }
+ */
+export function withField(values: TicketFormValues, field: TicketFormField, value: string, machines: readonly { id: string; locationId: string }[]): TicketFormValues {
+  const next = { ...values, [field]: value };
+  if (field === 'machineId') {
+    const machine = machines.find((x) => x.id === value);
+    if (machine && !next.locationId) next.locationId = machine.locationId;
+  }
+  if (field === 'locationId' && value && next.machineId && machines.find((x) => x.id === next.machineId)?.locationId !== value) next.machineId = '';
+  return next;
+}
+

@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fill } from '../../i18n/island.ts';
-import { EDIT_STATUSES, type AccessAction, type Application, type EditStatus } from '../../lib/identity/admin-map.ts';
+import type { AccessAction, EditStatus } from '../../lib/identity/admin-map.ts';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { DeletedSchema, UserDetailSchema, type OrganisationView, type UserDetailView } from './api-answers.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
 import type { Option } from './UserAdminList.tsx';
+import { AccessSection, EditDialog, OrganisationsSection, ProfileSection } from './UserDetailSections.tsx';
 import { accessRows, countryNamer, outcomeOf, technicalDetail, thrown, type AccessRow, type UserAdminMessages } from './view.ts';
 
 export { MESSAGE_KEYS } from './view.ts';
@@ -83,6 +83,72 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
   const failed = (title: string, outcome: { status: number; error: string; message: string }) =>
     announce({ type: 'error', message: title, detail: fill(m['userAdmin.technicalDetails'], { message: technicalDetail(outcome) }) });
 
+  const { runAction, removeMembership, deleteUser } = useDetailActions({ userId, m, listHref, setPhase, setWorking, setPending, setNotice, announce, failed });
+
+  const cancelPending = () => {
+    setPending(null);
+    triggerRef.current?.focus();
+  };
+
+  const region = <NoticeRegion notice={notice} m={m} onHide={() => setNotice(null)} regionRef={resultRef} />;
+  if (phase.kind !== 'ready' && phase.kind !== 'deleted') return <UnreadyView phase={phase} m={m} dashboardHref={dashboardHref} listHref={listHref} />;
+  if (phase.kind === 'deleted') return <div className="user-admin">{region}</div>;
+
+  const { user } = phase;
+  const name = user.name || user.email;
+  const rows = accessRows(user);
+  const opener = (e: { currentTarget: HTMLElement }) => { triggerRef.current = e.currentTarget; };
+  return (
+    <div className="user-admin user-admin--detail">
+      <h2 className="user-admin__name">{name}</h2>
+      {region}
+
+      <ProfileSection user={user} m={m} countryName={countryName} />
+      <OrganisationsSection user={user} m={m} countryName={countryName} onRemove={(e, org) => { opener(e); setNotice(null); setPending({ kind: 'remove', org }); }} />
+      <AccessSection
+        user={user} rows={rows} m={m} date={date} working={working}
+        onAction={(e, row, action) => { opener(e); if (action === 'edit') setPending({ kind: 'edit', row }); else void runAction(row, action); }}
+      />
+
+      {user.canDelete && (
+        <section className="user-admin__section user-admin__section--danger" aria-labelledby="ua-delete">
+          <h3 id="ua-delete">{m['userAdmin.delete.title']}</h3>
+          <p>{m['userAdmin.delete.text']}</p>
+          <button type="button" className="btn btn--danger" onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'delete' }); }}>{m['userAdmin.delete.button']}</button>
+        </section>
+      )}
+
+      <ConfirmDialog
+        open={pending?.kind === 'remove'} title={m['userAdmin.org.removeConfirmTitle']}
+        text={pending?.kind === 'remove' ? [fill(m['userAdmin.org.removeConfirmText'], { name, organisation: pending.org.name }), ownOrgs.includes(pending.org.orguid) ? m['userAdmin.org.ownWarning'] : ''].filter(Boolean).join(' ') : ''}
+        confirmLabel={m['userAdmin.org.remove']} cancelLabel={m['userAdmin.cancel']} busy={working?.startsWith('org:') ?? false} busyLabel={m['userAdmin.org.removing']}
+        onConfirm={() => { if (pending?.kind === 'remove') void removeMembership(pending.org); }} onCancel={cancelPending}
+      />
+      <ConfirmDialog
+        open={pending?.kind === 'delete'} title={m['userAdmin.delete.confirmTitle']} text={fill(m['userAdmin.delete.confirmText'], { name })}
+        confirmLabel={m['userAdmin.delete.button']} cancelLabel={m['userAdmin.cancel']} busy={working === 'delete'} busyLabel={m['userAdmin.delete.deleting']}
+        onConfirm={() => void deleteUser(name)} onCancel={cancelPending}
+      />
+      <EditDialog
+        row={pending?.kind === 'edit' ? pending.row : null} m={m} busy={working?.endsWith(':edit') ?? false}
+        onSave={(row, status) => void runAction(row, 'edit', status)} onCancel={cancelPending}
+      />
+    </div>
+  );
+}
+
+async function loadUser(id: string) {
+  return apiFetch(`/api/user-admin/users/${encodeURIComponent(id)}`).then((res) => outcomeOf(res, UserDetailSchema), thrown);
+}
+
+type SetState<T> = (value: T) => void;
+
+/** The screen's three changes (access action, membership removal, deletion): each sends its request, then shows the user as identity management answers or the failure. */
+function useDetailActions({ userId, m, listHref, setPhase, setWorking, setPending, setNotice, announce, failed }: {
+  userId: string; m: UserAdminMessages; listHref: string;
+  setPhase: SetState<Phase>; setWorking: SetState<string | null>; setPending: SetState<Pending>; setNotice: SetState<Notice>;
+  announce: (n: Notice) => void; failed: (title: string, outcome: { status: number; error: string; message: string }) => void;
+}) {
   const runAction = async (row: AccessRow, action: AccessAction, status?: EditStatus) => {
     setWorking(`${row.application}:${action}`);
     setNotice(null);
@@ -123,12 +189,11 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
     } else failed(m['userAdmin.delete.failed'], outcome);
   };
 
-  const cancelPending = () => {
-    setPending(null);
-    triggerRef.current?.focus();
-  };
+  return { runAction, removeMembership, deleteUser };
+}
 
-  const region = <NoticeRegion notice={notice} m={m} onHide={() => setNotice(null)} regionRef={resultRef} />;
+/** Every screen but the user's: loading, no access, not permitted, no such user, failed. */
+function UnreadyView({ phase, m, dashboardHref, listHref }: { phase: Exclude<Phase, { kind: 'ready' } | { kind: 'deleted' }>; m: UserAdminMessages; dashboardHref: string; listHref: string }) {
   if (phase.kind === 'loading') {
     return (
       <div className="user-admin" aria-busy="true">
@@ -140,154 +205,9 @@ export function UserAdminDetail({ userId, messages: m, dashboardHref, listHref, 
   if (phase.kind === 'no-access') return <NoAccess m={m} dashboardHref={dashboardHref} detail={phase.detail} />;
   if (phase.kind === 'forbidden') return <Problem title={m['userAdmin.error.noPermission']} detail={phase.detail} m={m}><p><a href={listHref}>{m['userAdmin.backToList']}</a></p></Problem>;
   if (phase.kind === 'invalid') return <Problem title={m['userAdmin.error.invalidUser']} text={m['userAdmin.error.invalidUserText']} detail={phase.detail} m={m}><p><a href={listHref}>{m['userAdmin.backToList']}</a></p></Problem>;
-  if (phase.kind === 'failed') {
-    return (
-      <Problem title={m['userAdmin.error.loadTitle']} detail={phase.detail} m={m}>
-        <button type="button" className="btn btn--secondary" onClick={() => location.reload()}>{m['userAdmin.retry']}</button>
-      </Problem>
-    );
-  }
-  if (phase.kind === 'deleted') return <div className="user-admin">{region}</div>;
-
-  const { user } = phase;
-  const name = user.name || user.email;
-  const rows = accessRows(user);
-  const opener = (e: { currentTarget: HTMLElement }) => { triggerRef.current = e.currentTarget; };
   return (
-    <div className="user-admin user-admin--detail">
-      <h2 className="user-admin__name">{name}</h2>
-      {region}
-
-      <section className="user-admin__section" aria-labelledby="ua-profile">
-        <h3 id="ua-profile">{m['userAdmin.profile.title']}</h3>
-        <dl className="user-admin__profile">
-          <div><dt>{m['userAdmin.profile.firstName']}</dt><dd>{user.firstName || '–'}</dd></div>
-          <div><dt>{m['userAdmin.profile.lastName']}</dt><dd>{user.lastName || '–'}</dd></div>
-          <div><dt>{m['userAdmin.col.email']}</dt><dd>{user.email}</dd></div>
-          <div><dt>{m['userAdmin.profile.telephone']}</dt><dd>{user.telephone || '–'}</dd></div>
-          <div><dt>{m['userAdmin.profile.company']}</dt><dd>{user.company || '–'}</dd></div>
-          <div><dt>{m['userAdmin.col.country']}</dt><dd>{countryName(user.country) || '–'}</dd></div>
-          <div><dt>{m['userAdmin.col.city']}</dt><dd>{user.city || '–'}</dd></div>
-          <div><dt>{m['userAdmin.col.role']}</dt><dd>{m[`userAdmin.role.${user.role}`]}</dd></div>
-        </dl>
-      </section>
-
-      <section className="user-admin__section" aria-labelledby="ua-orgs">
-        <h3 id="ua-orgs">{m['userAdmin.org.title']}</h3>
-        {user.organisations.length === 0 ? <p>{m['userAdmin.org.none']}</p> : (
-          <ul className="user-admin__orgs">
-            {user.organisations.map((o) => (
-              <li key={o.orguid} className="user-admin__org">
-                <div>
-                  <strong>{o.name}</strong>
-                  <span className="user-admin__meta">{[o.subregion, countryName(o.country), o.city].filter(Boolean).join(' · ')} · {fill(m['userAdmin.org.members'], { count: o.members })}</span>
-                </div>
-                {o.removable ? (
-                  <button type="button" className="btn btn--secondary btn--small" aria-label={fill(m['userAdmin.action.named'], { action: m['userAdmin.org.remove'], application: o.name })}
-                    onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'remove', org: o }); }}>{m['userAdmin.org.remove']}</button>
-                ) : <span className="user-admin__meta">{m['userAdmin.org.notAdministered']}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-
-      <section className="user-admin__section" aria-labelledby="ua-access">
-        <h3 id="ua-access">{m['userAdmin.access.title']}</h3>
-        {user.restriction && <p className="user-admin__restriction" role="note">{m[user.restriction === 'own-account' ? 'userAdmin.restriction.ownAccount' : 'userAdmin.restriction.otherOrganisations']}</p>}
-        <ul className="user-admin__access">
-          {rows.map((row) => (
-            <li key={row.application} className="user-admin__access-row" data-application={row.application} data-status={row.status}>
-              <div className="user-admin__access-head">
-                <strong>{m[`userAdmin.app.${row.application}`]}</strong>
-                <span className={`status-badge status-badge--${row.status}`}>{m[`userAdmin.status.${row.status}`]}</span>
-              </div>
-              {row.status !== 'none' && (
-                <p className="user-admin__meta">
-                  {row.requestedBy && <span>{m['userAdmin.access.requestedBy']}: {row.requestedBy}</span>}
-                  {row.requestDate && <span>{m['userAdmin.access.requestDate']}: {date(row.requestDate)}</span>}
-                  {(row.status === 'invited' || row.status === 'inviteexpired') && row.inviteExpiresAt && <span>{m['userAdmin.access.expires']}: {date(row.inviteExpiresAt)}</span>}
-                </p>
-              )}
-              <div className="user-admin__actions">
-                {row.actions.length === 0 && user.canChangeAccess && <span className="user-admin__meta">{m['userAdmin.access.noActions']}</span>}
-                {row.actions.map((action) => (
-                  <LoadingButton
-                    key={action} type="button" variant={action === 'decline' || action === 'withdraw' ? 'secondary' : 'primary'} className="btn--small"
-                    loading={working === `${row.application}:${action}`} loadingLabel={m['userAdmin.action.working']} disabled={working !== null}
-                    aria-label={fill(m['userAdmin.action.named'], { action: m[`userAdmin.action.${action}`], application: m[`userAdmin.app.${row.application}`] })}
-                    onClick={(e) => { opener(e); if (action === 'edit') setPending({ kind: 'edit', row }); else void runAction(row, action); }}
-                  >{m[`userAdmin.action.${action}`]}</LoadingButton>
-                ))}
-              </div>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      {user.canDelete && (
-        <section className="user-admin__section user-admin__section--danger" aria-labelledby="ua-delete">
-          <h3 id="ua-delete">{m['userAdmin.delete.title']}</h3>
-          <p>{m['userAdmin.delete.text']}</p>
-          <button type="button" className="btn btn--danger" onClick={(e) => { opener(e); setNotice(null); setPending({ kind: 'delete' }); }}>{m['userAdmin.delete.button']}</button>
-        </section>
-      )}
-
-      <ConfirmDialog
-        open={pending?.kind === 'remove'} title={m['userAdmin.org.removeConfirmTitle']}
-        text={pending?.kind === 'remove' ? [fill(m['userAdmin.org.removeConfirmText'], { name, organisation: pending.org.name }), ownOrgs.includes(pending.org.orguid) ? m['userAdmin.org.ownWarning'] : ''].filter(Boolean).join(' ') : ''}
-        confirmLabel={m['userAdmin.org.remove']} cancelLabel={m['userAdmin.cancel']} busy={working?.startsWith('org:') ?? false} busyLabel={m['userAdmin.org.removing']}
-        onConfirm={() => { if (pending?.kind === 'remove') void removeMembership(pending.org); }} onCancel={cancelPending}
-      />
-      <ConfirmDialog
-        open={pending?.kind === 'delete'} title={m['userAdmin.delete.confirmTitle']} text={fill(m['userAdmin.delete.confirmText'], { name })}
-        confirmLabel={m['userAdmin.delete.button']} cancelLabel={m['userAdmin.cancel']} busy={working === 'delete'} busyLabel={m['userAdmin.delete.deleting']}
-        onConfirm={() => void deleteUser(name)} onCancel={cancelPending}
-      />
-      <EditDialog
-        row={pending?.kind === 'edit' ? pending.row : null} m={m} busy={working?.endsWith(':edit') ?? false}
-        onSave={(row, status) => void runAction(row, 'edit', status)} onCancel={cancelPending}
-      />
-    </div>
-  );
-}
-
-async function loadUser(id: string) {
-  return apiFetch(`/api/user-admin/users/${encodeURIComponent(id)}`).then((res) => outcomeOf(res, UserDetailSchema), thrown);
-}
-
-function EditDialog({ row, m, busy, onSave, onCancel }: { row: AccessRow | null; m: UserAdminMessages; busy: boolean; onSave: (row: AccessRow, status: EditStatus) => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const id = useId();
-  const [status, setStatus] = useState<EditStatus>('active');
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (row && !dialog.open) {
-      setStatus(row.status === 'active' ? 'inactive' : 'active');
-      dialog.showModal();
-    }
-    if (!row && dialog.open) dialog.close();
-  }, [row]);
-  const app: Application | null = row?.application ?? null;
-  return (
-    <dialog ref={ref} className="confirm-dialog" aria-labelledby={`${id}-title`} onCancel={(e) => { e.preventDefault(); if (!busy) onCancel(); }}>
-      <h2 id={`${id}-title`} className="confirm-dialog__title">{m['userAdmin.edit.title']}{app ? `: ${m[`userAdmin.app.${app}`]}` : ''}</h2>
-      <form onSubmit={(e) => { e.preventDefault(); if (row) onSave(row, status); }}>
-        <fieldset className="user-admin__apps">
-          <legend className="field__label">{m['userAdmin.edit.status']}</legend>
-          {EDIT_STATUSES.map((s) => (
-            <label key={s} className="user-admin__check">
-              <input type="radio" name={`${id}-status`} value={s} checked={status === s} onChange={() => setStatus(s)} />
-              {m[`userAdmin.status.${s}`]}
-            </label>
-          ))}
-        </fieldset>
-        <div className="confirm-dialog__actions">
-          <button type="button" className="btn btn--secondary" onClick={onCancel} disabled={busy}>{m['userAdmin.cancel']}</button>
-          <LoadingButton type="submit" loading={busy} loadingLabel={m['userAdmin.action.working']}>{m['userAdmin.edit.save']}</LoadingButton>
-        </div>
-      </form>
-    </dialog>
+    <Problem title={m['userAdmin.error.loadTitle']} detail={phase.detail} m={m}>
+      <button type="button" className="btn btn--secondary" onClick={() => location.reload()}>{m['userAdmin.retry']}</button>
+    </Problem>
   );
 }

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { fill } from '../../i18n/island.ts';
-import { ACCESS_STATUSES, APPLICATIONS, SORT_KEYS, type Application, type SortKey } from '../../lib/identity/admin-map.ts';
+import { ACCESS_STATUSES, APPLICATIONS, type Application } from '../../lib/identity/admin-map.ts';
 import { formatIdempotencyKey, IDEMPOTENCY_HEADER, keyHolder, outcomeUnknown, type KeyHolder } from '../../lib/idempotency/key.ts';
 import { apiFetch, ensureSession } from '../../lib/identity/session.ts';
 import { OrganisationsSchema, UserDetailSchema, UserListSchema, type OrganisationView, type UserRowView } from './api-answers.ts';
 import { NoAccess, NoticeRegion, Problem, type Notice } from './shared.tsx';
+import { UserTable } from './UserTable.tsx';
 import {
-  ariaSort, countryNamer, EMPTY_LIST_STATE, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, technicalDetail, thrown,
+  countryNamer, EMPTY_LIST_STATE, inviteProblems, listStateOf, nextSort, outcomeOf, pageCount, queryOf, technicalDetail, thrown,
   type ListState, type UserAdminMessages,
 } from './view.ts';
 
@@ -31,12 +32,6 @@ interface Props {
 type Phase = { kind: 'loading' } | { kind: 'no-access'; detail?: string } | { kind: 'failed'; detail: string } | { kind: 'ready' };
 type Page = { users: UserRowView[]; totalCount: number; page: number } | null;
 
-const COLUMNS: { key: SortKey | 'role' | 'application'; label: `userAdmin.col.${string}` }[] = [
-  { key: 'name', label: 'userAdmin.col.name' }, { key: 'email', label: 'userAdmin.col.email' }, { key: 'organisation', label: 'userAdmin.col.organisation' },
-  { key: 'role', label: 'userAdmin.col.role' }, { key: 'status', label: 'userAdmin.col.status' }, { key: 'application', label: 'userAdmin.col.application' },
-  { key: 'country', label: 'userAdmin.col.country' }, { key: 'city', label: 'userAdmin.col.city' },
-];
-const isSortKey = (k: string): k is SortKey => (SORT_KEYS as readonly string[]).includes(k);
 
 /**
  * The user administration list (spec customer-area §2, §3, §5, §8): the users the administrator
@@ -117,42 +112,7 @@ export function UserAdminList({ messages: m, dashboardHref, listHref, countries,
       <Filters m={m} state={state} organisations={organisations} countries={countries} onApply={apply} />
       <p className="user-admin__count" role="status">{fill(m['userAdmin.list.count'], { count: page?.totalCount ?? 0 })}</p>
       <div className="user-admin__table-wrap" aria-busy={busy || undefined}>
-        <table className="user-admin__table">
-          <caption className="visually-hidden">{m['userAdmin.list.label']}</caption>
-          <thead>
-            <tr>
-              {COLUMNS.map((c) => {
-                const key = c.key;
-                if (!isSortKey(key)) return <th key={key} scope="col">{m[c.label as keyof UserAdminMessages]}</th>;
-                return (
-                  <th key={key} scope="col" aria-sort={ariaSort(state.sort, key)}>
-                    <button type="button" className="user-admin__sort" onClick={() => apply({ ...state, sort: nextSort(state.sort, key), page: 1 })}>
-                      {m[c.label as keyof UserAdminMessages]}
-                      <span className="visually-hidden"> {m['userAdmin.sort.by']}</span>
-                      <span aria-hidden="true" className="user-admin__sort-mark">{ariaSort(state.sort, key) === 'ascending' ? '▲' : ariaSort(state.sort, key) === 'descending' ? '▼' : '↕'}</span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {page?.users.length ? page.users.map((u) => (
-              <tr key={u.id}>
-                <th scope="row" data-label={m['userAdmin.col.name']}><a href={`${listHref}/${encodeURIComponent(u.id)}`}>{u.name || u.email}</a></th>
-                <td data-label={m['userAdmin.col.email']}>{u.email}</td>
-                <td data-label={m['userAdmin.col.organisation']}>{u.organisations.map((o) => o.name).join(', ') || m['userAdmin.list.none']}</td>
-                <td data-label={m['userAdmin.col.role']}>{m[`userAdmin.role.${u.role}`]}</td>
-                <td data-label={m['userAdmin.col.status']}>{u.status ? <span className={`status-badge status-badge--${u.status}`}>{m[`userAdmin.status.${u.status}`]}</span> : m['userAdmin.status.none']}</td>
-                <td data-label={m['userAdmin.col.application']}>{u.application ? m[`userAdmin.app.${u.application}`] : m['userAdmin.list.none']}</td>
-                <td data-label={m['userAdmin.col.country']}>{countryName(u.country)}</td>
-                <td data-label={m['userAdmin.col.city']}>{u.city}</td>
-              </tr>
-            )) : (
-              <tr><td colSpan={COLUMNS.length}>{m['userAdmin.list.empty']}</td></tr>
-            )}
-          </tbody>
-        </table>
+        <UserTable m={m} users={page?.users ?? []} sort={state.sort} listHref={listHref} countryName={countryName} onSort={(key) => apply({ ...state, sort: nextSort(state.sort, key), page: 1 })} />
       </div>
       {pages > 1 && (
         <nav className="user-admin__paging" aria-label={m['userAdmin.paging.label']}>

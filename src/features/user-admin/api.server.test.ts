@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoIdentity, type DemoIdentity } from '../../../emulators/testing.ts';
-import { userAdminHandlers, type UserGuard } from './api.server.ts';
+import { userAdmin, userAdminHandlers, type UserGuard } from './api.server.ts';
 
 /*
  * The user administration API against the real identity emulator (its seed: Adam Admin administers
@@ -166,5 +166,49 @@ describe('user administration API', () => {
     expect(res.body.error).toBe('unavailable');
     expect(res.body.message).toBe('User administration is not available right now.');
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|openidm/);
+  });
+});
+
+describe('the user administration API behind its real guard (requireAdmin: a delegated admin role)', () => {
+  /** An access request as the island sends it, with a body that records whether anything read it. */
+  const accessRequest = (as: string) => {
+    const read = { body: false };
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        read.body = true;
+        controller.enqueue(new TextEncoder().encode('{"action":"add"}'));
+        controller.close();
+      },
+      // Nothing is pulled until a reader asks.
+    }, { highWaterMark: 0 });
+    const request = new Request(`http://localhost/api/user-admin/users/${USER(43)}/access/assetdb`, {
+      method: 'POST', body, duplex: 'half',
+      headers: { authorization: `Bearer ${tokens[as]}`, 'content-type': 'application/json', 'content-length': '16', 'idempotency-key': `"${crypto.randomUUID()}"` },
+    } as RequestInit);
+    return { request, read };
+  };
+  const locals = () => ({
+    api: { services: { identity: {
+      issuer: idp.issuer, audience: 'kmx-web', clientId: 'kmx-web', introspection: { ...idp.introspection, cacheTtlMs: 15_000 }, managementUrl: idp.managementUrl,
+      timeouts: { connectTimeoutMs: 500, timeoutMs: 3000 },
+    } } },
+  });
+  const run = async (handler: APIRoute, request: Request, params: Record<string, string> = {}) => {
+    const res = await handler({ request, locals: locals(), url: new URL(request.url), params, clientAddress: '127.0.0.1' } as unknown as APIContext);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('answers a signed-in customer without an admin role 403 not-admin before reading the body', async () => {
+    const { request, read } = accessRequest('customer@demo.komax.test');
+    const res = await run(userAdmin.access as unknown as APIRoute, request, { id: USER(43), application: 'assetdb' });
+    expect(res).toEqual({ status: 403, body: { error: 'not-admin', message: 'Delegated admin role required', messageKey: 'userAdmin.noAccess.title' } });
+    expect(read.body).toBe(false);
+  });
+
+  it('lets either admin role through (internal or external)', async () => {
+    for (const as of [ADAM, BEAT]) {
+      const res = await run(userAdmin.users as unknown as APIRoute, new Request('http://localhost/api/user-admin/users', { headers: { authorization: `Bearer ${tokens[as]}` } }));
+      expect(res.status, as).toBe(200);
+    }
   });
 });

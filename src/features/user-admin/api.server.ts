@@ -11,13 +11,14 @@ import {
 } from '../../lib/identity/admin.ts';
 import type { ManagementConfig } from '../../lib/identity/management.ts';
 import { apiContext } from '../platform/context.ts';
-import { requireUser, type CustomerUser, type UserGuard } from '../sign-in/bearer.server.ts';
+import { requireRoles, type CustomerUser, type UserGuard } from '../sign-in/bearer.server.ts';
+import { DELEGATED_ADMIN_EXTERNAL_ROLE, DELEGATED_ADMIN_INTERNAL_ROLE } from '../../lib/identity/user.ts';
 import { administers, callerOf, decide, permissionsOf, reach, targetOf, withPermissions, type Caller, type Decision, type Denial } from './policy.ts';
 import { ActionBody, ApplicationParam, IdParam, InvitationBody, ListQuery, OrguidParam } from './schema.ts';
 
 /*
  * The same-origin user administration API (spec customer-area §3, §4, §6, §8). Every handler checks
- * the bearer token first (`requireUser`), then calls identity management's administration
+ * the bearer token and a delegated admin role first (`requireAdmin`), then calls identity management's administration
  * endpoint with the administrator's own token. Identity management applies the permission rule on
  * every call, and so do we (issue 28): a handler that reads or changes a user first loads the
  * administrator's own detail and the user's, asks policy.ts, and refuses before forwarding
@@ -215,5 +216,18 @@ export function userAdminHandlers(guard: UserGuard) {
 }
 
 
-/** The endpoints behind the bearer guard and their limits (src/pages/api/user-admin/* re-export them). */
-export const userAdmin = userAdminHandlers(requireUser);
+/** The answer to a signed-in caller without a delegated admin role (the islands show the spec's no-access page). */
+const NOT_ADMIN = { error: 'not-admin', message: 'Delegated admin role required', messageKey: 'userAdmin.noAccess.title' } as const;
+
+/**
+ * The guard of every endpoint: a signed-in caller holding either delegated admin role (spec §6), in
+ * the provider's user info; refused before its input is read. Identity management's own record of
+ * the administrator (their admin kind and organisations) still decides each action (loadCaller).
+ */
+export const requireAdmin: UserGuard = async (context) => {
+  const caller = await requireRoles([DELEGATED_ADMIN_INTERNAL_ROLE, DELEGATED_ADMIN_EXTERNAL_ROLE])(context);
+  return caller instanceof Response && caller.status === 403 ? json(NOT_ADMIN, 403) : caller;
+};
+
+/** The endpoints behind the admin guard and their limits (src/pages/api/user-admin/* re-export them). */
+export const userAdmin = userAdminHandlers(requireAdmin);

@@ -161,10 +161,16 @@ export async function withCountedBody(request: Request, maxBytes: number): Promi
 
 const isJsonType = (request: Request) => /^application\/json\b/i.test(request.headers.get('content-type') ?? '');
 
-export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
-  if (!isJsonType(request)) return { kind: 'unsupported' };
+/**
+ * `emptyAs`: the value a request without a body (no bytes, or only whitespace, whatever its type)
+ * reads as, for an endpoint whose caller may send none (a webhook); otherwise it is refused.
+ */
+export async function readJsonBody(request: Request, maxBytes: number, emptyAs?: { value: unknown }): Promise<JsonBody> {
+  if (!emptyAs && !isJsonType(request)) return { kind: 'unsupported' };
   const text = await readBoundedText(request, maxBytes);
   if (text === null) return { kind: 'too-large' };
+  if (emptyAs && !text.trim()) return { kind: 'ok', value: emptyAs.value };
+  if (!isJsonType(request)) return { kind: 'unsupported' };
   try {
     return { kind: 'ok', value: JSON.parse(text) };
   } catch {

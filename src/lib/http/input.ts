@@ -56,8 +56,8 @@ export function checkInput<S extends v.GenericSchema>(schema: S, value: unknown)
 }
 
 /** A JSON object body through `schema`: 415 without JSON, 413 over `maxBytes`, 400 when malformed or refused. */
-export async function readInput<S extends v.GenericSchema>(request: Request, schema: S, maxBytes: number): Promise<Checked<v.InferOutput<S>>> {
-  const body = await readJsonBody(request, maxBytes);
+export async function readInput<S extends v.GenericSchema>(request: Request, schema: S, maxBytes: number, emptyAs?: { value: unknown }): Promise<Checked<v.InferOutput<S>>> {
+  const body = await readJsonBody(request, maxBytes, emptyAs);
   if (body.kind === 'unsupported') return { ok: false, response: json({ error: 'unsupported-media-type', message: 'Send JSON (Content-Type: application/json).' } satisfies ApiError, 415) };
   if (body.kind === 'too-large') return { ok: false, response: json({ error: 'too-large', message: 'Request body too large.' } satisfies ApiError, 413) };
   if (body.kind === 'malformed') return { ok: false, response: badRequest('The body is not valid JSON.') };
@@ -86,6 +86,8 @@ export interface InputRules<C, U, B extends v.GenericSchema | undefined, P exten
   params?: P;
   query?: Q;
   body?: B;
+  /** What a request without a body reads as (a webhook may send none); without it, such a request is refused 415. */
+  emptyBody?: { value: unknown };
   /** The body's limit when the handler runs without `endpoint()`'s wrapper (tests); the wrapper's own is the same or tighter. */
   maxBytes?: number;
 }
@@ -133,7 +135,7 @@ export function checked<C extends APIContextLike, U = undefined, B extends v.Gen
     }
     let body: unknown;
     if (rules.body) {
-      const b = await readInput(context.request, rules.body, rules.maxBytes ?? DEFAULT_MAX_BYTES);
+      const b = await readInput(context.request, rules.body, rules.maxBytes ?? DEFAULT_MAX_BYTES, rules.emptyBody);
       if (!b.ok) return b.response;
       body = b.value;
     }

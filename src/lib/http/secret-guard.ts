@@ -23,12 +23,18 @@ export function secretMatches(given: string | undefined, expected: string | unde
 }
 
 /** A guard passing only callers that send `expected()` (read per request: a rotated secret counts at once). */
-export function requireSecret<C extends { request: Request }>(expected: (context: C) => string | undefined, header?: string): Guard<true, C> {
+export function requireSecret<C extends { request: Request }>(
+  expected: (context: C) => string | undefined,
+  header?: string,
+  /** The endpoint's own wording of the 503 (no secret configured: e.g. naming the variable to set) and of the 401. */
+  messages: { unconfigured?: string; wrong?: string } = {},
+): Guard<true, C> {
+  const { unconfigured = 'This endpoint is not configured on this server.', wrong = 'Missing or wrong secret.' } = messages;
   return async (context) => {
     const secret = expected(context);
-    if (!secret) return json({ error: 'unavailable', message: 'This endpoint is not configured on this server.' }, 503);
+    if (!secret) return json({ error: 'unavailable', message: unconfigured }, 503);
     if (secretMatches(givenSecret(context.request.headers, header), secret)) return true;
-    const res = json({ error: 'unauthorized', message: 'Missing or wrong secret.' }, 401);
+    const res = json({ error: 'unauthorized', message: wrong }, 401);
     res.headers.set('WWW-Authenticate', 'Bearer');
     return res;
   };

@@ -64,6 +64,29 @@ return 0`;
 interface Entry<J> { id: string; job: J }
 interface Done<R> { ids: string[]; result?: R; failure?: unknown }
 
+/** Renews the writer lock every third of its time while a batch runs; `onLost` when another instance holds it now. */
+function keepLock(redis: RedisConnection, key: string, token: string, lockMs: number, name: string, onLost: () => void): NodeJS.Timeout {
+  const renewal = setInterval(() => {
+    void redis.run('queue lock renewal', (c) => c.eval(RENEW, 1, key, token, lockMs) as Promise<number>).then(
+      (ok) => { if (!ok) onLost(); },
+      (err: Error) => log.warn(`the ${name} writer lock could not be renewed: ${err.message}`),
+    );
+  }, Math.max(10, Math.floor(lockMs / 3)));
+  renewal.unref();
+  return renewal;
+}
+
+/** Runs the jobs taken from the queue as one batch: its result, or its failure as data, for every submitter of it. */
+async function runBatch<J, R>(raw: string[], run: (jobs: J[]) => Promise<R>, failureOf: (err: unknown) => unknown): Promise<Done<R>> {
+  const batch = raw.map((s) => JSON.parse(s) as Entry<J>);
+  const ids = [...new Set(batch.map((e) => e.id))];
+  try {
+    return { ids, result: await run(batch.map((e) => e.job)) };
+  } catch (err) {
+    return { ids, failure: failureOf(err) };
+  }
+}
+
 /** A {@link JobQueue} over the process's Redis connection; resolves once it listens for results. */
 export async function redisJobQueue<J, R>(redis: RedisConnection, opts: JobQueueOptions<J, R>): Promise<JobQueue<J, R>> {
   const lockMs = opts.lockMs ?? 30_000;
@@ -114,13 +137,7 @@ export async function redisJobQueue<J, R>(redis: RedisConnection, opts: JobQueue
         const got = await redis.run('queue lock', (c) => c.set(keys.writer, token, 'PX', lockMs, 'NX'));
         if (got !== 'OK') return;
         let held = true;
-        renewal = setInterval(() => {
-          void redis.run('queue lock renewal', (c) => c.eval(RENEW, 1, keys.writer, token, lockMs) as Promise<number>).then(
-            (ok) => { if (!ok) held = false; },
-            (err: Error) => log.warn(`the ${opts.name} writer lock could not be renewed: ${err.message}`),
-          );
-        }, Math.max(10, Math.floor(lockMs / 3)));
-        renewal.unref();
+        renewal = keepLock(redis, keys.writer, token, lockMs, opts.name, () => { held = false; });
         while (held && !closed) {
           const raw = await redis.run('queue take', (c) => c.eval(TAKE, 3, keys.queue, keys.running, keys.writer, token) as Promise<string[] | null>);
           if (!raw) break;
@@ -129,14 +146,7 @@ export async function redisJobQueue<J, R>(redis: RedisConnection, opts: JobQueue
             if (released) break;
             continue;
           }
-          const batch = raw.map((s) => JSON.parse(s) as Entry<J>);
-          const ids = [...new Set(batch.map((e) => e.id))];
-          let done: Done<R>;
-          try {
-            done = { ids, result: await opts.run(batch.map((e) => e.job)) };
-          } catch (err) {
-            done = { ids, failure: failureOf(err) };
-          }
+          const done = await runBatch(raw, opts.run, failureOf);
           // The submitters here hear it at once, the others over the channel.
           settle(done);
           await redis.publish(channel, JSON.stringify(done));

@@ -94,6 +94,72 @@ function setHeader(res: ServerResponse, headers: OutgoingHttpHeaders | undefined
 /** Bytes of written chunks that go to the compressor at once, without waiting for the turn's end. */
 const BATCH_BYTES = 16 * 1024;
 
+/** Whether an answer is worth compressing: a body-carrying status, a text-like type, no coding or range of its own, no `no-transform`, and at least 1 KB if its length is declared. */
+function worthCompressing(res: ServerResponse, headers: OutgoingHttpHeaders | undefined, status: number): boolean {
+  const length = headerOf(res, headers, 'content-length');
+  return status >= 200 && status !== 204 && status !== 206 && status !== 304 && isCompressibleType(headerOf(res, headers, 'content-type'))
+    && !headerOf(res, headers, 'content-encoding') && !headerOf(res, headers, 'content-range')
+    && !/\bno-transform\b/i.test(headerOf(res, headers, 'cache-control') ?? '')
+    && (length === undefined || Number(length) >= COMPRESS_MIN_BYTES);
+}
+
+type RawWrite = (this: ServerResponse, ...a: unknown[]) => boolean;
+type RawEnd = (this: ServerResponse, ...a: unknown[]) => ServerResponse;
+
+/** A compressor whose output goes to the response through its original write/end (pausing while the socket drains). */
+function compressorInto(res: ServerResponse, encoding: Encoding, write: RawWrite, end: RawEnd): BrotliCompress | Gzip {
+  const s = encoding === 'br'
+    // A 256 KiB window (the default is 4 MiB): an answer compressed on the fly is rarely larger,
+    // and each stream's native buffers are sized by it (the load bench's RSS grew with them).
+    ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_LGWIN]: 18 } })
+    : createGzip({ level: 6 });
+  s.on('data', (chunk: Buffer) => {
+    if (!write.call(res, chunk)) {
+      s.pause();
+      res.once('drain', () => s.resume());
+    }
+  });
+  s.on('end', () => end.call(res));
+  s.on('error', (err) => res.destroy(err));
+  return s;
+}
+
+/**
+ * Astro writes a page in hundreds of small chunks; each write to a zlib stream is a round trip
+ * through the thread pool, which cost three times the compression itself (bench:load's CPU
+ * profile: a fifth of an on-demand page). Chunks written in one turn of the event loop are
+ * handed to the compressor together (at once from BATCH_BYTES on), so streaming is kept.
+ */
+function writeBatcher(target: () => BrotliCompress | Gzip | null) {
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  let batchCallbacks: (() => void)[] = [];
+  let batchScheduled = false;
+  const flush = (): boolean => {
+    batchScheduled = false;
+    const stream = target();
+    if (!stream || batch.length === 0) return true;
+    const body = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+    const callbacks = batchCallbacks;
+    batch = [];
+    batchBytes = 0;
+    batchCallbacks = [];
+    return stream.write(body, callbacks.length ? () => { for (const cb of callbacks) cb(); } : undefined);
+  };
+  const add = (buf: Buffer, cb: (() => void) | undefined): boolean => {
+    batch.push(buf);
+    batchBytes += buf.byteLength;
+    if (cb) batchCallbacks.push(cb);
+    if (batchBytes >= BATCH_BYTES) return flush();
+    if (!batchScheduled) {
+      batchScheduled = true;
+      setImmediate(flush);
+    }
+    return true;
+  };
+  return { add, flush };
+}
+
 /**
  * Compresses a response on the fly (node:zlib streams) when the client accepts br or gzip and the
  * answer is worth it: a body-carrying status (not 204, 206, 304), a text-like type, no Content-Encoding of its own, no range, no
@@ -105,31 +171,14 @@ const BATCH_BYTES = 16 * 1024;
 export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): void {
   const encoding = req.method === 'HEAD' ? 'identity' : negotiateEncoding(req.headers['accept-encoding']);
   const writeHead = res.writeHead as (this: ServerResponse, ...a: unknown[]) => ServerResponse;
-  const write = res.write as (this: ServerResponse, ...a: unknown[]) => boolean;
-  const end = res.end as (this: ServerResponse, ...a: unknown[]) => ServerResponse;
+  const write = res.write as RawWrite;
+  const end = res.end as RawEnd;
   let stream = null as BrotliCompress | Gzip | null;
   /** The writeHead call held back until the body's size is known (status and its arguments). */
   let pending: { status: number; rest: unknown[]; headers: OutgoingHttpHeaders | undefined } | null = null;
   let buffered: Buffer[] = [];
   let bufferedBytes = 0;
-  // Astro writes a page in hundreds of small chunks; each write to a zlib stream is a round trip
-  // through the thread pool, which cost three times the compression itself (bench:load's CPU
-  // profile: a fifth of an on-demand page). Chunks written in one turn of the event loop are
-  // handed to the compressor together (at once from BATCH_BYTES on), so streaming is kept.
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
-  let batchCallbacks: (() => void)[] = [];
-  let batchScheduled = false;
-  const writeBatch = () => {
-    batchScheduled = false;
-    if (!stream || batch.length === 0) return true;
-    const body = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
-    const callbacks = batchCallbacks;
-    batch = [];
-    batchBytes = 0;
-    batchCallbacks = [];
-    return stream.write(body, callbacks.length ? () => { for (const cb of callbacks) cb(); } : undefined);
-  };
+  const batches = writeBatcher(() => stream);
 
   const toBuffer = (chunk: unknown, enc?: BufferEncoding) => (typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk as Uint8Array));
 
@@ -143,20 +192,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       setHeader(res, headers, 'Content-Encoding', encoding);
       const etag = headerOf(res, headers, 'etag');
       if (etag) setHeader(res, headers, 'ETag', etagFor(etag, encoding as Encoding));
-      const s = encoding === 'br'
-        // A 256 KiB window (the default is 4 MiB): an answer compressed on the fly is rarely larger,
-        // and each stream's native buffers are sized by it (the load bench's RSS grew with them).
-        ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_LGWIN]: 18 } })
-        : createGzip({ level: 6 });
-      s.on('data', (chunk: Buffer) => {
-        if (!write.call(res, chunk)) {
-          s.pause();
-          res.once('drain', () => s.resume());
-        }
-      });
-      s.on('end', () => end.call(res));
-      s.on('error', (err) => res.destroy(err));
-      stream = s;
+      stream = compressorInto(res, encoding as Encoding, write, end);
     }
     writeHead.call(res, status, ...rest);
     const body = Buffer.concat(buffered);
@@ -172,10 +208,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       if (headers) for (const k of Object.keys(headers)) if (k.toLowerCase() === 'vary') { res.setHeader('Vary', `${String(headers[k])}, Accept-Encoding`); delete headers[k]; }
     }
     const length = headerOf(res, headers, 'content-length');
-    const eligible = encoding !== 'identity' && status >= 200 && status !== 204 && status !== 206 && status !== 304 && isCompressibleType(type)
-      && !headerOf(res, headers, 'content-encoding') && !headerOf(res, headers, 'content-range')
-      && !/\bno-transform\b/i.test(headerOf(res, headers, 'cache-control') ?? '')
-      && (length === undefined || Number(length) >= COMPRESS_MIN_BYTES);
+    const eligible = encoding !== 'identity' && worthCompressing(res, headers, status);
     pending = { status, rest, headers };
     if (!eligible || length !== undefined) flush(eligible);
     return res;
@@ -197,16 +230,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       return true;
     }
     if (!stream) return write.call(res, chunk, ...rest);
-    const buf = toBuffer(chunk, enc);
-    batch.push(buf);
-    batchBytes += buf.byteLength;
-    if (cb) batchCallbacks.push(cb);
-    if (batchBytes >= BATCH_BYTES) return writeBatch();
-    if (!batchScheduled) {
-      batchScheduled = true;
-      setImmediate(writeBatch);
-    }
-    return true;
+    return batches.add(toBuffer(chunk, enc), cb);
   } as typeof res.write;
 
   res.end = function (this: ServerResponse, ...args: unknown[]) {
@@ -234,7 +258,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       return res;
     }
     if (!stream) return end.apply(res, args);
-    writeBatch();
+    batches.flush();
     if (cb) res.once('finish', cb);
     if (chunk !== undefined && chunk !== null) stream.end(toBuffer(chunk, enc));
     else stream.end();

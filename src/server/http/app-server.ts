@@ -63,24 +63,11 @@ function sendText(res: ServerResponse, status: number, message: string, headers:
   res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(message)), 'Cache-Control': 'no-store' }).end(message);
 }
 
-/**
- * The production request handler: Host → site tree → prerendered file when the route was
- * prerendered, otherwise Astro renders on demand. Security headers on every response; every
- * HTML response says how it was made (`X-Render`).
- */
-export function createAppHandler(opts: AppServerOptions) {
-  const site = new StaticSite(join(opts.distDir, 'static'));
-  // The site hosts of the live release (its hosts.json, read through the pointer).
-  const siteHosts = new SiteHostsCache(site.root);
-  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes, opts.imageRenderLimits);
-  // Whole responses of the live release's static files, ready to send (see ready-responses.ts).
-  const ready = new ReadyResponses();
-  const liveRelease = livePointer(site.staticRoot);
-  let seenRelease: string | null = null;
-  /** The site host (and the Host header downstream sees) per raw Host header, for the current site hosts. */
+/** The site host (and the Host header downstream sees) per raw Host header, remembered for the current site hosts. */
+function siteHostResolver(siteHosts: SiteHostsCache) {
   let hostsMemo = new Map<string, { host: string; header: string } | null>();
   let hostsMemoOf: unknown = null;
-  const resolveHost = (raw: string | undefined): { host: string; header: string } | null => {
+  return (raw: string | undefined): { host: string; header: string } | null => {
     const sites = siteHosts.get();
     if (sites !== hostsMemoOf || hostsMemo.size >= HOSTS_MEMO_MAX) {
       hostsMemo = new Map();
@@ -100,20 +87,12 @@ export function createAppHandler(opts: AppServerOptions) {
     }
     return known;
   };
-  /**
-   * The live release (one readlink per request, so a swap is seen at once); the site hosts are
-   * read again as soon as it changes.
-   */
-  const currentRelease = () => {
-    const release = liveRelease();
-    if (release !== seenRelease) {
-      seenRelease = release;
-      siteHosts.refresh();
-    }
-    return release;
-  };
+}
+
+/** The build's client files (assets, favicon …) through sirv, in the coding negotiated here. */
+function clientFiles(distDir: string) {
   // Build assets with the .br/.gz siblings the build wrote (integrations/compress-assets.ts).
-  const client = sirv(join(opts.distDir, 'client'), {
+  const client = sirv(join(distDir, 'client'), {
     dev: false,
     etag: true,
     brotli: true,
@@ -122,32 +101,12 @@ export function createAppHandler(opts: AppServerOptions) {
       res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? CACHE_IMMUTABLE : 'public, max-age=3600');
     },
   });
-  // A host's own files (payloads, manifests, sitemap, robots) of the live release, in the coding
-  // the client accepts best, from memory after the first read (see StaticSite.file).
-  const hostFile = async (req: IncomingMessage, res: ServerResponse, host: string, path: string, next: () => void | Promise<void>, cacheable: boolean): Promise<void> => {
-    const build = site.load(host);
-    const known = build ? ready.get(build.release, host, path) : undefined;
-    if (known) return sendReady(req, res, known);
-    const file = build ? await site.file(host, path) : null;
-    if (!build || !file) {
-      await next();
-      return;
-    }
-    const answer = readyResponse(file, {
-      etag: `"${file.tag}"`,
-      contentType: HOST_FILE_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
-      headers: { 'Cache-Control': path.startsWith('/builds/') ? 'no-cache' : CACHE_HTML },
-    });
-    if (cacheable) ready.set(build.release, host, path, answer);
-    sendReady(req, res, answer);
-  };
-
   /**
    * sirv picks a sibling by a plain substring test of Accept-Encoding (it would send br to
    * "br;q=0"): it sees only the coding we negotiated, and the request gets its header back
    * before anything else handles it.
    */
-  const serveClient = (req: IncomingMessage, res: ServerResponse, next: () => void | Promise<void>) => {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void | Promise<void>) => {
     const accept = req.headers['accept-encoding'];
     const restore = () => {
       if (accept === undefined) delete req.headers['accept-encoding'];
@@ -167,22 +126,139 @@ export function createAppHandler(opts: AppServerOptions) {
       restore();
     }
   };
+}
 
-  /** An on-demand page rendered by a render thread: its answer as the App gave it, or the error page. */
-  const renderOnThread = async (pool: Pick<RenderPool, 'render'>, req: IncomingMessage, res: ServerResponse, releaseId: string): Promise<void> => {
-    try {
-      const answer = await pool.render(wireRequestOf(req, releaseId), currentRequestId());
-      if (answer === 'busy') {
-        log.warn(`render queue full: 503 for ${req.method} ${req.url}`);
-        sendErrorPage(req, res, RENDER_QUEUE_FULL);
-        return;
-      }
-      writeWireResponse(res, answer, req.method === 'HEAD');
-    } catch (err) {
-      log.error({ err }, 'on-demand render failed');
-      sendErrorPage(req, res, err);
+/**
+ * The checks every request passes before routing (Host, the https redirect, the method, the
+ * request target): the resolved site host and URL, or null when a refusal was sent. Rewrites
+ * req.headers.host to the site host, so nothing below sees the raw header.
+ */
+function admit(req: IncomingMessage, res: ServerResponse, siteHosts: SiteHostsCache): { host: string; url: URL } | null {
+  const checked = parseHost(req.headers.host);
+  if (!checked.ok) {
+    sendText(res, 400, checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
+    return null;
+  }
+  // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
+  const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url ?? '');
+  if (secure) {
+    res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
+    return null;
+  }
+  // Methods no route takes (TRACE, CONNECT, WebDAV's …): the fetch Request the Astro handler
+  // builds cannot even carry TRACE, CONNECT or TRACK (it threw: a 500).
+  if (!SERVED_METHODS.has(req.method ?? '')) {
+    sendText(res, 405, `Method not allowed: this server answers ${ALLOW}.`, { Allow: ALLOW });
+    return null;
+  }
+  const target = checkRequestTarget(req.url);
+  if (!target.ok) {
+    sendText(res, target.status, target.message);
+    return null;
+  }
+  // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
+  const host = resolveSiteHost(checked.host.hostname, siteHosts.get());
+  req.headers.host = hostHeaderFor(host, checked.host.port);
+  let url: URL;
+  try {
+    // Origin-form only, and never resolved against a base: "//_image" is a path here, not a host.
+    if (!req.url?.startsWith('/')) throw new Error('not origin-form');
+    url = new URL(`http://${req.headers.host}${req.url}`);
+  } catch {
+    res.writeHead(400).end('Bad request');
+    return null;
+  }
+  return { host, url };
+}
+
+/** Astro's image endpoint sees only queries we checked (any method), and renders only the presets' sizes. */
+function answerImage(req: IncomingMessage, res: ServerResponse, url: URL, images: ReturnType<typeof createImageCache>, onDemand: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  const image = imageRequest(url.searchParams);
+  if (image.kind === 'refuse') {
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(image.message);
+    return;
+  }
+  if (image.kind === 'redirect') {
+    res.writeHead(301, { Location: image.location, 'Cache-Control': 'public, max-age=86400' }).end();
+    return;
+  }
+  // One cache entry per image, however its query is ordered or encoded.
+  return images.handle(req, res, image.path, onDemand);
+}
+
+/** An on-demand page rendered by a render thread: its answer as the App gave it, or the error page. */
+async function renderOnThread(pool: Pick<RenderPool, 'render'>, req: IncomingMessage, res: ServerResponse, releaseId: string): Promise<void> {
+  try {
+    const answer = await pool.render(wireRequestOf(req, releaseId), currentRequestId());
+    if (answer === 'busy') {
+      log.warn(`render queue full: 503 for ${req.method} ${req.url}`);
+      sendErrorPage(req, res, RENDER_QUEUE_FULL);
+      return;
     }
+    writeWireResponse(res, answer, req.method === 'HEAD');
+  } catch (err) {
+    log.error({ err }, 'on-demand render failed');
+    sendErrorPage(req, res, err);
+  }
+}
+
+/**
+ * A host's own files (payloads, manifests, sitemap, robots) of the live release, in the coding the
+ * client accepts best, from memory after the first read (see StaticSite.file); `next` when the
+ * release has none.
+ */
+function hostFileSender(site: StaticSite, ready: ReadyResponses) {
+  return async (req: IncomingMessage, res: ServerResponse, host: string, path: string, next: () => void | Promise<void>, cacheable: boolean): Promise<void> => {
+    const build = site.load(host);
+    const known = build ? ready.get(build.release, host, path) : undefined;
+    if (known) return sendReady(req, res, known);
+    const file = build ? await site.file(host, path) : null;
+    if (!build || !file) {
+      await next();
+      return;
+    }
+    const answer = readyResponse(file, {
+      etag: `"${file.tag}"`,
+      contentType: HOST_FILE_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+      headers: { 'Cache-Control': path.startsWith('/builds/') ? 'no-cache' : CACHE_HTML },
+    });
+    if (cacheable) ready.set(build.release, host, path, answer);
+    sendReady(req, res, answer);
   };
+}
+
+/**
+ * The live release (one readlink per request, so a swap is seen at once); the site hosts are read
+ * again as soon as it changes.
+ */
+function releaseWatch(liveRelease: () => string | null, siteHosts: SiteHostsCache) {
+  let seenRelease: string | null = null;
+  return () => {
+    const release = liveRelease();
+    if (release !== seenRelease) {
+      seenRelease = release;
+      siteHosts.refresh();
+    }
+    return release;
+  };
+}
+
+/**
+ * The production request handler: Host → site tree → prerendered file when the route was
+ * prerendered, otherwise Astro renders on demand. Security headers on every response; every
+ * HTML response says how it was made (`X-Render`).
+ */
+export function createAppHandler(opts: AppServerOptions) {
+  const site = new StaticSite(join(opts.distDir, 'static'));
+  // The site hosts of the live release (its hosts.json, read through the pointer).
+  const siteHosts = new SiteHostsCache(site.root);
+  const images = createImageCache(opts.distDir, opts.imageCacheMaxBytes, opts.imageRenderLimits);
+  // Whole responses of the live release's static files, ready to send (see ready-responses.ts).
+  const ready = new ReadyResponses();
+  const resolveHost = siteHostResolver(siteHosts);
+  const currentRelease = releaseWatch(livePointer(site.staticRoot), siteHosts);
+  const hostFile = hostFileSender(site, ready);
+  const serveClient = clientFiles(opts.distDir);
 
   const onDemand = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Render', 'on-demand');
@@ -229,6 +305,26 @@ export function createAppHandler(opts: AppServerOptions) {
     return true;
   };
 
+  /** A prerendered page of the host's latest build, when the route has one: sent (and kept ready), true. */
+  const sendPrerendered = async (req: IncomingMessage, res: ServerResponse, host: string, path: string): Promise<boolean> => {
+    const build = site.load(host);
+    const rule = build ? site.route(host, path) : null;
+    if (!build || !rule) return false;
+    const known = ready.get(build.release, host, path);
+    if (known) {
+      sendReady(req, res, known);
+      return true;
+    }
+    const page = await site.file(host, `${path}/index.html`);
+    if (!page) return false;
+    const headers: Record<string, string> = { 'X-Render': 'prerendered', 'Cache-Control': CACHE_HTML };
+    if (rule.csp) headers['Content-Security-Policy'] = withHeaderOnlyDirectives(rule.csp);
+    const answer = readyResponse(page, { etag: `"${rule.fingerprint}"`, contentType: 'text/html; charset=utf-8', headers });
+    ready.set(build.release, host, path, answer);
+    sendReady(req, res, answer);
+    return true;
+  };
+
   /**
    * Handles a request. With `requestId` the handler sends the X-Request-Id header itself (a
    * ready response writes all its headers at once; anything else sets it first).
@@ -239,55 +335,12 @@ export function createAppHandler(opts: AppServerOptions) {
     applySecurityHeaders(res);
     // Every answer below carries a CSP header: the page's own (with the header-only directives) or the fallback.
     ensureCspHeader(res);
-    const checked = parseHost(req.headers.host);
-    if (!checked.ok) {
-      sendText(res, 400, checked.reason === 'missing' ? 'Missing Host header' : 'Invalid Host header');
-      return;
-    }
-    // Plain http through a TLS proxy (X-Forwarded-Proto: http): to the same host on https first.
-    const secure = httpsRedirectTarget(req.headers['x-forwarded-proto'], checked.host.hostname, req.url ?? '');
-    if (secure) {
-      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, { Location: secure, 'Cache-Control': 'no-store' }).end();
-      return;
-    }
-    // Methods no route takes (TRACE, CONNECT, WebDAV's …): the fetch Request the Astro handler
-    // builds cannot even carry TRACE, CONNECT or TRACK (it threw: a 500).
-    if (!SERVED_METHODS.has(req.method ?? '')) {
-      sendText(res, 405, `Method not allowed: this server answers ${ALLOW}.`, { Allow: ALLOW });
-      return;
-    }
-    const target = checkRequestTarget(req.url);
-    if (!target.ok) {
-      sendText(res, target.status, target.message);
-      return;
-    }
-    // From here on only the resolved site host is seen, by us and by Astro (canonical links, caches).
-    const host = resolveSiteHost(checked.host.hostname, siteHosts.get());
-    req.headers.host = hostHeaderFor(host, checked.host.port);
-    let url: URL;
-    try {
-      // Origin-form only, and never resolved against a base: "//_image" is a path here, not a host.
-      if (!req.url?.startsWith('/')) throw new Error('not origin-form');
-      url = new URL(`http://${req.headers.host}${req.url}`);
-    } catch {
-      res.writeHead(400).end('Bad request');
-      return;
-    }
+    const admitted = admit(req, res, siteHosts);
+    if (!admitted) return;
+    const { host, url } = admitted;
     if (opts.routes && (await opts.routes(req, res, url))) return;
     // Astro's image endpoint sees only queries we checked (any method), and renders only the presets' sizes.
-    if (isImageEndpoint(url.pathname)) {
-      const image = imageRequest(url.searchParams);
-      if (image.kind === 'refuse') {
-        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(image.message);
-        return;
-      }
-      if (image.kind === 'redirect') {
-        res.writeHead(301, { Location: image.location, 'Cache-Control': 'public, max-age=86400' }).end();
-        return;
-      }
-      // One cache entry per image, however its query is ordered or encoded.
-      return images.handle(req, res, image.path, onDemand);
-    }
+    if (isImageEndpoint(url.pathname)) return answerImage(req, res, url, images, onDemand);
     // Build assets and release manifests are files only: a miss is a plain 404 (Astro has no route
     // there; its 404 page needs the middleware's context, which it does not give these paths).
     const fileOnly = FILE_ONLY.test(url.pathname);
@@ -310,21 +363,7 @@ export function createAppHandler(opts: AppServerOptions) {
     // Parameters and cookies that change what a page renders (the features' policies: prerender/policies.ts) go to the Astro handler.
     const dynamic = DELIVERY.isDynamic(url.searchParams, req.headers.cookie)
       || (OPERATOR_PARAMS.some((p) => url.searchParams.has(p)) && !!opts.privileged?.(req));
-    const build = dynamic ? null : site.load(host);
-    const rule = build ? site.route(host, path) : null;
-    if (build && rule) {
-      const known = ready.get(build.release, host, path);
-      if (known) return sendReady(req, res, known);
-      const page = await site.file(host, `${path}/index.html`);
-      if (page) {
-        const headers: Record<string, string> = { 'X-Render': 'prerendered', 'Cache-Control': CACHE_HTML };
-        if (rule.csp) headers['Content-Security-Policy'] = withHeaderOnlyDirectives(rule.csp);
-        const answer = readyResponse(page, { etag: `"${rule.fingerprint}"`, contentType: 'text/html; charset=utf-8', headers });
-        ready.set(build.release, host, path, answer);
-        sendReady(req, res, answer);
-        return;
-      }
-    }
+    if (!dynamic && (await sendPrerendered(req, res, host, path))) return;
     return onDemand(req, res);
   }
 

@@ -265,19 +265,23 @@ describe('createRevalidation: POST /api/revalidate', () => {
     expect(unconfigured.fake.runs).toHaveLength(0);
   });
 
+  // The refusals of every endpoint (src/lib/http/input.ts): one wording, the top-level field in `detail`.
   it.each([
-    ['not json', /^Malformed body/],
-    ['{"ids":[""]}', /^Invalid body: ids\.0: ids must not contain empty strings$/],
-    ['{"slugs":["Not Kebab"]}', /^Invalid body: slugs\.0: slugs must be lowercase-kebab$/],
-    ['{"all":"yes"}', /^Invalid body: all: all must be true or false$/],
-    ['{"other":1}', /^Invalid body: other: Unknown field: other$/],
-    ['{"records":[{"model":"page"}]}', /^Invalid body: records\.0\.id: /],
-    ['{"records":[{"model":"page","id":""}]}', /^Invalid body: records\.0\.id: records\[\]\.id must not be empty$/],
-  ])('answers 400 to the body %s and runs nothing', async (body, message) => {
+    ['not json', 'The body is not valid JSON.', undefined],
+    ['[]', 'The body must be a JSON object.', undefined],
+    ['{"ids":"not-a-list"}', 'ids must be a list of page ids', 'ids'],
+    ['{"ids":[""]}', 'ids must not contain empty strings', 'ids'],
+    ['{"slugs":["Not Kebab"]}', 'slugs must be lowercase-kebab', 'slugs'],
+    ['{"all":"yes"}', 'all must be true or false', 'all'],
+    ['{"other":1}', 'Unknown field: other', 'other'],
+    ['{"records":[{"model":"page"}]}', /id/, 'records'],
+    ['{"records":[{"model":"page","id":""}]}', 'records[].id must not be empty', 'records'],
+  ])('answers 400 to the body %s and runs nothing', async (body, message, field) => {
     const { fake, revalidation } = setup();
     const res = await post(revalidation, body);
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body).message).toMatch(message);
+    const answer = JSON.parse(res.body) as { error: string; message: string; detail?: { field: string } };
+    expect(answer).toEqual({ error: 'bad-request', message: message instanceof RegExp ? expect.stringMatching(message) : message, ...(field ? { detail: { field } } : {}) });
     expect(fake.runs).toHaveLength(0);
   });
 
