@@ -32,7 +32,8 @@ export interface RunningCluster {
 /**
  * `workers` instances on the ports below the edge's (`port - 1`, `port - 2`, …) and nginx on
  * `port`; resolves once all listen. The instances get PUBLIC_PORT = the edge's port, so what they
- * render names the address visitors use.
+ * render names the address visitors use, and TRUST_PROXY=loopback, so a visitor's rate limits
+ * count the address nginx forwards (X-Forwarded-For), not nginx's own.
  */
 export async function startCluster(opts: {
   root: string; dist: string; nginxPath: string; prefix: string;
@@ -41,7 +42,7 @@ export async function startCluster(opts: {
 }): Promise<RunningCluster> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
-  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), ...opts.env }, quiet: opts.quiet }));
+  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), TRUST_PROXY: 'loopback', ...opts.env }, quiet: opts.quiet }));
   const close = async () => {
     await edge?.close();
     for (const i of instances) if (i.process.exitCode === null && i.process.signalCode === null) i.process.kill('SIGTERM');

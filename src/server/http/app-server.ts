@@ -18,6 +18,7 @@ import { DELIVERY } from '../prerender/policies.ts';
 import type { RenderPool } from '../render-pool/pool.ts';
 import { threadable } from '../render-pool/route.ts';
 import { wireRequestOf, writeWireResponse } from '../render-pool/wire.ts';
+import { withClientAddress } from './client-address.ts';
 
 const log = getLogger('server');
 
@@ -194,7 +195,8 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = req.headers.host!;
     site.load(host);
     if (opts.renderPool && threadable(req)) return renderOnThread(opts.renderPool, req, res, site.latest(host)?.id ?? '');
-    return opts.astroHandler(req, res, (err?: unknown) => {
+    // Astro.clientAddress: the client a trusted proxy forwarded (client-address.ts), else the socket's.
+    return withClientAddress(req, () => opts.astroHandler(req, res, (err?: unknown) => {
       if (err) {
         log.error({ err }, 'on-demand render failed');
         sendErrorPage(req, res, err);
@@ -202,7 +204,7 @@ export function createAppHandler(opts: AppServerOptions) {
         res.statusCode = 404;
         res.end();
       }
-    }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
+    }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' }));
   };
 
   /**

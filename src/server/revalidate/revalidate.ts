@@ -13,6 +13,7 @@ import { rateLimited, type EndpointLimits } from '../../lib/http/endpoint.ts';
 import { rateLimiter } from '../../lib/http/rate-limit.ts';
 import { issueMessage } from '../../lib/http/input.ts';
 import { mergeRevalidations, type SharedRevalidation } from '../cluster/revalidation.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 /** Young generation of the prerender thread (see where it is started). */
 const PRERENDER_YOUNG_GENERATION_MB = 96;
@@ -206,7 +207,7 @@ export function createRevalidation(opts: {
     const secret = opts.env.REVALIDATE_SECRET;
     // Constant time (secret.ts): which budget a request counts against tells nothing of the secret but whether it matched, as the 401 does.
     const authorized = secretMatches(givenSecret(req.headers), secret);
-    const hit = await (authorized ? limiter : wrongLimiter).hit(req.socket?.remoteAddress ?? 'unknown');
+    const hit = await (authorized ? limiter : wrongLimiter).hit(clientAddress(req) ?? 'unknown');
     if (!hit.allowed) {
       await send(res, rateLimited(hit.retryAfterSeconds));
       return true;
