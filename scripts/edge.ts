@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
+import { ensureBrotliStatic } from './system-package.ts';
 
 export interface Instance {
   port: number;
@@ -39,6 +40,8 @@ export async function startCluster(opts: {
   root: string; dist: string; nginxPath: string; prefix: string;
   host?: string; port: number; workers: number; upstreamPorts?: number[];
   env?: Record<string, string | undefined>; quiet?: boolean;
+  /** The brotli_static module (default: Debian's, installed when missing and loadable by this nginx; null: gzip only). */
+  brotliModule?: string | null;
 }): Promise<RunningCluster> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
@@ -51,7 +54,7 @@ export async function startCluster(opts: {
   let edge: RunningEdge | undefined;
   try {
     await Promise.all(instances.map((i) => waitForPort('127.0.0.1', i.port, i.exited)));
-    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports });
+    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports, brotliModule: opts.brotliModule === undefined ? ensureBrotliStatic(opts.nginxPath) : opts.brotliModule });
   } catch (err) {
     await close();
     throw err;

@@ -31,7 +31,7 @@ async function main() {
     host: env.HOST, port: env.PORT, workers,
     env: { REDIS_URL: redisUrl },
   });
-  console.log(`\nKomax web platform on http://localhost:${env.PORT} (nginx in front of ${workers} Node instance${workers === 1 ? '' : 's'} on ports ${cluster.instances.map((i) => i.port).join(', ')}; Redis ${redisUrl}; release ${cluster.edge.release ?? '(none yet)'})`);
+  console.log(`\nKomax web platform on http://localhost:${env.PORT} (nginx in front of ${workers} Node instance${workers === 1 ? '' : 's'} on ports ${cluster.instances.map((i) => i.port).join(', ')}; Redis ${redisUrl}; release ${cluster.edge.release ?? '(none yet)'}; precompressed ${cluster.edge.brotli ? 'br and gzip' : 'gzip only: no nginx brotli module'})`);
   if (hubDown) console.warn(servingPreviousMessage(env, hubDown));
   await printSiteAddresses(env, env.PORT, !!hubDown);
   printLocalHints(env.PORT, localEditor);

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync, brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { gunzipSync, gzipSync, brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
 import config from '../../playwright.config.ts';
 import { startCluster, type RunningCluster } from '../../scripts/edge.ts';
 import { ensureNginx } from '../../scripts/system-package.ts';
@@ -65,7 +65,7 @@ function get(port: number, host: string, path: string, headers: Record<string, s
   });
 }
 
-const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? gunzipSync(a.body) : a.body);
+const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? gunzipSync(a.body) : a.headers['content-encoding'] === 'br' ? brotliDecompressSync(a.body) : a.body);
 
 /** The headers whose value must be the same through the edge and from Node alone. */
 const SAME_HEADERS = ['content-type', 'content-encoding', 'cache-control', 'content-security-policy', 'x-render', 'vary', 'location', ...Object.keys(SECURITY_HEADERS).map((h) => h.toLowerCase())];
@@ -139,10 +139,12 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   for (const host of siteHosts) {
     const sample = samples.get(host)!;
     for (const path of sample) cases.push({ host, path, page: true });
-    // The same pages without compression, with a query no policy knows, with a matching If-None-Match.
+    // The same pages without compression, with a query no policy knows, with a matching If-None-Match;
+    // in br as a browser asks, when the edge has the brotli module (Debian's, which the edge installs).
     for (const path of sample.slice(0, 3)) {
       cases.push({ host, path, page: true, headers: {} });
       cases.push({ host, path: `${path}?utm_source=edge`, page: true });
+      if (cluster!.edge.brotli) cases.push({ host, path, page: true, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
     }
     const payload = sample.find((p) => p !== '/');
     cases.push(
@@ -160,7 +162,7 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   const differences: string[] = [];
   await pool(cases, 8, async (c) => {
     const [edge, node] = await Promise.all([get(EDGE_PORT, c.host, c.path, c.headers), get(instance!, c.host, c.path, c.headers)]);
-    const where = `${c.host}${c.path}${c.headers ? ' (identity)' : ''}`;
+    const where = `${c.host}${c.path}${c.headers ? ` (accept-encoding: ${c.headers['accept-encoding'] ?? 'none'})` : ''}`;
     if (edge.status !== node.status) differences.push(`${where}: status ${edge.status} at the edge, ${node.status} from Node`);
     for (const h of SAME_HEADERS) {
       if (edge.headers[h] !== node.headers[h]) differences.push(`${where}: ${h} ${JSON.stringify(edge.headers[h])} at the edge, ${JSON.stringify(node.headers[h])} from Node`);
@@ -179,6 +181,13 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   const page = await get(EDGE_PORT, first!.host, first!.path);
   for (const port of [EDGE_PORT, instance!]) {
     expect((await get(port, first!.host, first!.path, { 'accept-encoding': 'gzip', 'if-none-match': String(page.headers.etag) })).status, `port ${port}`).toBe(304);
+  }
+  if (cluster!.edge.brotli) {
+    const br = await get(EDGE_PORT, first!.host, first!.path, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    for (const port of [EDGE_PORT, instance!]) {
+      expect((await get(port, first!.host, first!.path, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) })).status, `port ${port}`).toBe(304);
+    }
   }
 });
 
