@@ -73,6 +73,14 @@ describe('nginxConfig', () => {
     expect(br).toMatch(/map \$sent_http_content_encoding \$edge_etag_coding \{[^}]*br "-br";/);
   });
 
+  it('runs no regex for a request without a query, cookie, If-None-Match or request id (an exact "" key is looked up first), and compiles them (pcre_jit)', () => {
+    for (const source of ['$args', '$http_cookie', '$http_if_none_match', '$http_x_request_id']) {
+      expect(conf).toMatch(new RegExp(`map \\${source} \\S+ \\{[^}]*\\n {4}"" `));
+    }
+    expect(conf).toMatch(/^pcre_jit on;$/m);
+    expect(conf).not.toMatch(/^[^#]*[^_]\$request_id/m);
+  });
+
   it('serves nothing itself without a release', () => {
     const none = nginxConfig(input({ release: null }));
     expect(none).not.toContain('.localhost');
@@ -174,9 +182,24 @@ describe.skipIf(!nginx)('nginx serving a release with the generated configuratio
     expect((await get('br', { 'if-none-match': '"fpAbout-br"' })).status).toBe(304);
   });
 
+  it('echoes a caller\'s X-Request-Id Node would take over, else gives one of its own per request', async () => {
+    const ids = async (headers: Record<string, string>) => {
+      const res = await new Promise<import('node:http').IncomingMessage>((ok, fail) => request({ port, host: '127.0.0.1', path: '/en/about-us', headers: { host: 'localhost', ...headers } }, ok).on('error', fail).end());
+      res.resume();
+      return res.headers['x-request-id'];
+    };
+    expect(await ids({ 'x-request-id': 'trace-1.2:abc' })).toBe('trace-1.2:abc');
+    const mine = [await ids({ 'x-request-id': 'not an id!' }), await ids({}), await ids({})];
+    for (const id of mine) expect(id).toMatch(/^[A-Za-z0-9._:+=/-]{1,64}$/);
+    expect(new Set(mine).size).toBe(3);
+  });
+
   it('sends the .gz to a gzip client and the file itself to one accepting nothing, with or without the brotli module', async () => {
     const gz = await get('gzip');
     expect([gz.status, gz.encoding, gz.etag]).toEqual([200, 'gzip', '"fpAbout-gzip"']);
+    // Any coding of the page's fingerprint revalidates it; another page's does not.
+    expect((await get('gzip', { 'if-none-match': '"fpAbout"' })).status).toBe(304);
+    expect((await get('gzip', { 'if-none-match': '"fpEn-gzip"' })).status).toBe(200);
     expect(gunzipSync(gz.body).toString()).toBe(page);
     const plain = await get('');
     expect([plain.status, plain.encoding, plain.etag, plain.body.toString()]).toEqual([200, undefined, '"fpAbout"', page]);
