@@ -29,7 +29,8 @@ const EDGE_PORT = OUR_PORT + 5;
 const WORKERS = Number(process.env.WORKERS ?? 2);
 /** A few pages of the main site, a payload: the same list on every server. */
 const PATHS = ['/en', '/en/about-us', '/en/about-us/history', '/de-ch', '/en/about-us/_payload.json'];
-// nginx-light has no brotli module: every server is asked for gzip (precompressed siblings on all).
+// Every server is asked for gzip, so all three send the same precompressed .gz (the edge sends the
+// .br to a br client when nginx has the brotli module; the plain configuration never does).
 const HEADERS = { host: 'localhost', 'accept-encoding': 'gzip' };
 
 const children: ChildProcess[] = [];
@@ -186,7 +187,7 @@ function load(server: string, port: number, pids: (number | undefined)[]): Row {
 }
 
 console.log(`machine: ${cpus().length} cores, load ${loadNow()} (wrk shares the cores with the servers; numbers under a load above the core count are not comparable)`);
-console.log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip everywhere: nginx-light has no brotli)`);
+console.log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip everywhere: the same .gz from all three)`);
 const rows: Row[] = [
   load('ours (node)', OUR_PORT, [ours.pid]),
   load('nginx alone', NGINX_PORT, [plain.pid]),
