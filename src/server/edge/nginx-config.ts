@@ -7,8 +7,9 @@
  *
  * - a GET or HEAD of a route the release prerendered, for a known site host, without a query
  *   parameter or cookie a feature's policy makes dynamic, without `X-Forwarded-Proto` and with a
- *   plain request target: the file, its `.br` (brotli module loaded) or `.gz` sibling when accepted, the page's own CSP (from the
- *   build meta, with the header-only directives), its fingerprint as ETag, the security headers;
+ *   plain request target: the file, its `.br` (brotli module loaded) or `.gz` sibling when
+ *   accepted, the page's own CSP (from the build meta, with the header-only directives), its
+ *   fingerprint as ETag, the security headers;
  * - a host's own files (payloads, build manifests, sitemap) and the build assets: the file;
  * - anything else, and every miss: the Node upstreams, so on-demand pages, APIs, redirects and the
  *   404 page are the app's. A connection failure is retried on the next upstream (idempotent
