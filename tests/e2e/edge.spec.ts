@@ -5,6 +5,7 @@
 // - Parity: for a sample of ≥ 500 prerendered routes over every host of the release (and each
 //   host's files, misses and dynamic requests), the edge answers what one instance alone answers:
 //   status, body and the headers that matter.
+// - The rate limits behind the edge count each client nginx forwards (TRUST_PROXY=loopback).
 // - One of the two instances killed under traffic: no request fails (nginx retries on the other).
 // - A release published under traffic: every answer is the old page or the new one, whole (its
 //   body, ETag and CSP from one release), none missing; once the edge serves it, only the new one.
@@ -262,6 +263,31 @@ test('a release published under traffic: each answer is the old page or the new 
   await traffic;
   expect(problems).toEqual([]);
   expect(cluster!.edge.release).toBe(releaseB);
+});
+
+/** A CSP report posted to the edge from a loopback address of its own (a client of its own, as nginx sees it). */
+function postReport(from: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: EDGE_PORT, localAddress: from, method: 'POST', path: '/api/csp-report', agent: false, headers: { host: `${hosts.main}:${PORT}`, 'content-type': 'application/csp-report', 'x-forwarded-for': '203.0.113.1' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test('the instances count each client nginx forwards on its own for their rate limits (TRUST_PROXY), never what a client claims', async () => {
+  // Two loopback addresses of this run's own (a retry within the minute gets fresh ones, with shared counters too).
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  const [a, b] = [`127.${octet()}.${octet()}.2`, `127.${octet()}.${octet()}.3`];
+  // 125 reports from one client: past the limit (60 a minute) on each instance, whichever nginx picked.
+  const first: number[] = [];
+  for (let i = 0; i < 125; i++) first.push(await postReport(a));
+  expect(first.slice(0, 60).every((s) => s === 400), 'the first 60 are read (and refused as empty)').toBe(true);
+  expect(first.slice(-4)).toEqual([429, 429, 429, 429]);
+  // Another client (its own X-Forwarded-For claim is overwritten by nginx, as the first's was) has its own budget.
+  expect(await postReport(b)).toBe(400);
 });
 
 test('one of the two instances killed under traffic: no request fails', async () => {
