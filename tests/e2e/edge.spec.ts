@@ -265,10 +265,10 @@ test('a release published under traffic: each answer is the old page or the new 
   expect(cluster!.edge.release).toBe(releaseB);
 });
 
-/** A CSP report posted to the edge from a loopback address of its own (a client of its own, as nginx sees it). */
-function postReport(from: string): Promise<number> {
+/** A revalidation webhook with a wrong secret, posted to the edge from a loopback address of its own (a client of its own, as nginx sees it). */
+function postWrongSecret(from: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: EDGE_PORT, localAddress: from, method: 'POST', path: '/api/csp-report', agent: false, headers: { host: `${hosts.main}:${PORT}`, 'content-type': 'application/csp-report', 'x-forwarded-for': '203.0.113.1' } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: EDGE_PORT, localAddress: from, method: 'POST', path: '/api/revalidate', agent: false, headers: { host: `${hosts.main}:${PORT}`, 'content-type': 'application/json', 'x-revalidate-secret': 'not-the-secret', 'x-forwarded-for': '203.0.113.1' } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -281,13 +281,13 @@ test('the instances count each client nginx forwards on its own for their rate l
   // Two loopback addresses of this run's own (a retry within the minute gets fresh ones, with shared counters too).
   const octet = () => 1 + Math.floor(Math.random() * 254);
   const [a, b] = [`127.${octet()}.${octet()}.2`, `127.${octet()}.${octet()}.3`];
-  // 125 reports from one client: past the limit (60 a minute) on each instance, whichever nginx picked.
+  // 25 wrong secrets from one client: past the wrong-secret budget (10 a minute) on each instance, whichever nginx picked.
   const first: number[] = [];
-  for (let i = 0; i < 125; i++) first.push(await postReport(a));
-  expect(first.slice(0, 60).every((s) => s === 400), 'the first 60 are read (and refused as empty)').toBe(true);
+  for (let i = 0; i < 25; i++) first.push(await postWrongSecret(a));
+  expect(first.slice(0, 10), 'the first 10 are checked').toEqual(Array(10).fill(401));
   expect(first.slice(-4)).toEqual([429, 429, 429, 429]);
   // Another client (its own X-Forwarded-For claim is overwritten by nginx, as the first's was) has its own budget.
-  expect(await postReport(b)).toBe(400);
+  expect(await postWrongSecret(b)).toBe(401);
 });
 
 test('one of the two instances killed under traffic: no request fails', async () => {
