@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
+import { ensureBrotliStatic } from './system-package.ts';
 
 export interface Instance {
   port: number;
@@ -32,16 +33,19 @@ export interface RunningCluster {
 /**
  * `workers` instances on the ports below the edge's (`port - 1`, `port - 2`, …) and nginx on
  * `port`; resolves once all listen. The instances get PUBLIC_PORT = the edge's port, so what they
- * render names the address visitors use.
+ * render names the address visitors use, and TRUST_PROXY=loopback, so a visitor's rate limits
+ * count the address nginx forwards (X-Forwarded-For), not nginx's own.
  */
 export async function startCluster(opts: {
   root: string; dist: string; nginxPath: string; prefix: string;
   host?: string; port: number; workers: number; upstreamPorts?: number[];
   env?: Record<string, string | undefined>; quiet?: boolean;
+  /** The brotli_static module (default: Debian's, installed when missing and loadable by this nginx; null: gzip only). */
+  brotliModule?: string | null;
 }): Promise<RunningCluster> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
-  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), ...opts.env }, quiet: opts.quiet }));
+  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), TRUST_PROXY: 'loopback', ...opts.env }, quiet: opts.quiet }));
   const close = async () => {
     await edge?.close();
     for (const i of instances) if (i.process.exitCode === null && i.process.signalCode === null) i.process.kill('SIGTERM');
@@ -50,7 +54,7 @@ export async function startCluster(opts: {
   let edge: RunningEdge | undefined;
   try {
     await Promise.all(instances.map((i) => waitForPort('127.0.0.1', i.port, i.exited)));
-    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports });
+    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports, brotliModule: opts.brotliModule === undefined ? ensureBrotliStatic(opts.nginxPath) : opts.brotliModule });
   } catch (err) {
     await close();
     throw err;

@@ -31,7 +31,7 @@ async function main() {
     host: env.HOST, port: env.PORT, workers,
     env: { REDIS_URL: redisUrl },
   });
-  console.log(`\nKomax web platform on http://localhost:${env.PORT} (nginx in front of ${workers} Node instance${workers === 1 ? '' : 's'} on ports ${cluster.instances.map((i) => i.port).join(', ')}; Redis ${redisUrl}; release ${cluster.edge.release ?? '(none yet)'})`);
+  console.log(`\nKomax web platform on http://localhost:${env.PORT} (nginx in front of ${workers} Node instance${workers === 1 ? '' : 's'} on ports ${cluster.instances.map((i) => i.port).join(', ')}; Redis ${redisUrl}; release ${cluster.edge.release ?? '(none yet)'}; precompressed ${cluster.edge.brotli ? 'br and gzip' : 'gzip only: no nginx brotli module'})`);
   if (hubDown) console.warn(servingPreviousMessage(env, hubDown));
   await printSiteAddresses(env, env.PORT, !!hubDown);
   printLocalHints(env.PORT, localEditor);
@@ -43,7 +43,7 @@ async function main() {
       if (stopping) return;
       console.warn(`instance on port ${i.port} exited (${i.process.exitCode ?? i.process.signalCode}); starting it again`);
       const { spawnInstance } = await import('./edge.ts');
-      const again = spawnInstance({ root, dist, port: i.port, env: { PUBLIC_PORT: String(env.PORT), REDIS_URL: redisUrl } });
+      const again = spawnInstance({ root, dist, port: i.port, env: { PUBLIC_PORT: String(env.PORT), TRUST_PROXY: 'loopback', REDIS_URL: redisUrl } });
       cluster.instances[cluster.instances.indexOf(i)] = again;
       watchExit(again);
     });

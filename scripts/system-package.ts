@@ -1,7 +1,9 @@
 // What the test setup needs to find or install a system program (Chromium for the e2e tests,
 // redis-server for the shared-state tests) on a fresh machine.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** True when the file exists and may be executed. */
 export function isExecutable(path: string): boolean {
@@ -63,3 +65,31 @@ export const ensureNginx = (configured = process.env.NGINX_PATH): string =>
 
 /** wrk, the load generator of the benchmarks (Debian's wrk). */
 export const ensureWrk = (): string => ensureProgram({ name: 'wrk', pkg: 'wrk', paths: ['/usr/bin/wrk', '/usr/local/bin/wrk'] });
+
+/** Where Debian's libnginx-mod-http-brotli-static puts the module. */
+export const DEBIAN_BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+/**
+ * The brotli_static module for `nginx` (the edge serves the prerender's `.br` siblings with it),
+ * or null: then the edge sends gzip. Debian's libnginx-mod-http-brotli-static, installed when
+ * missing as nginx-light is (root on Debian), and used only when this nginx loads it (a module
+ * is built for one nginx version: another NGINX_PATH may refuse it).
+ */
+export function ensureBrotliStatic(nginx: string, module = DEBIAN_BROTLI_STATIC): string | null {
+  const pkg = 'libnginx-mod-http-brotli-static';
+  if (!existsSync(module) && isRoot() && isDebian()) {
+    console.log(`nginx brotli: ${module} not found; installing the Debian package "${pkg}"`);
+    spawnSync('flock', [`/tmp/kmx-${pkg}-install.lock`, 'sh', '-c', `test -e ${module} || (${aptInstallCommand([pkg])})`], { stdio: 'inherit', timeout: 10 * 60_000 });
+  }
+  if (!existsSync(module)) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'kmx-nginx-brotli-'));
+  try {
+    writeFileSync(join(dir, 'nginx.conf'), `load_module ${module};\npid ${dir}/nginx.pid;\nevents {}\nhttp { brotli_static on; }\n`);
+    const test = spawnSync(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    if (test.status === 0) return module;
+    console.warn(`nginx brotli: ${nginx} does not load ${module} (${test.stderr.trim()}): the edge sends gzip`);
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

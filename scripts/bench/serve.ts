@@ -29,7 +29,8 @@ const EDGE_PORT = OUR_PORT + 5;
 const WORKERS = Number(process.env.WORKERS ?? 2);
 /** A few pages of the main site, a payload: the same list on every server. */
 const PATHS = ['/en', '/en/about-us', '/en/about-us/history', '/de-ch', '/en/about-us/_payload.json'];
-// nginx-light has no brotli module: every server is asked for gzip (precompressed siblings on all).
+// Every server is asked for gzip, so all three send the same precompressed .gz (the edge sends the
+// .br to a br client when nginx has the brotli module; the plain configuration never does).
 const HEADERS = { host: 'localhost', 'accept-encoding': 'gzip' };
 
 const children: ChildProcess[] = [];
@@ -172,12 +173,24 @@ function load(server: string, port: number, pids: (number | undefined)[]): Row {
 }
 
 console.log(`machine: ${cpus().length} cores, load ${loadNow()} (wrk shares the cores with the servers; numbers under a load above the core count are not comparable)`);
-console.log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip everywhere: nginx-light has no brotli)`);
-const rows: Row[] = [
-  load('ours (node)', OUR_PORT, [ours.pid]),
-  load('nginx alone', NGINX_PORT, [plain.pid]),
-  load(`edge (nginx + ${WORKERS} node)`, EDGE_PORT, [cluster.edge.process.pid, ...cluster.instances.map((i) => i.process.pid)]),
-];
+console.log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections × ${DURATION} s over ${PATHS.join(', ')} (Accept-Encoding: gzip everywhere: the same .gz from all three)`);
+/**
+ * Waits (30 s at most) until `pids` use at most 10 ms of CPU in a second: an instance loads for
+ * ~20 s after it listens, and that work would be counted against the edge's static run.
+ */
+async function settle(pids: (number | undefined)[]): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    const before = cpuOf(pids);
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = cpuOf(pids);
+    if (before === null || after === null || after - before <= 10) return;
+  }
+}
+
+const rows: Row[] = [load('ours (node)', OUR_PORT, [ours.pid]), load('nginx alone', NGINX_PORT, [plain.pid])];
+const instancePids = cluster.instances.map((i) => i.process.pid);
+await settle(instancePids);
+rows.push(load(`edge (nginx + ${WORKERS} node)`, EDGE_PORT, [cluster.edge.process.pid, ...instancePids]));
 console.log(`\n${pad('server', 24)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('MB/s', 8)}${pad('CPU µs/req', 12)}${pad('errors', 10)}load (1 min, before→after)`);
 for (const r of rows) console.log(`${pad(r.server, 24)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}${pad(r.mbps.toFixed(1), 8)}${pad(String(r.cpuUs ?? '–'), 12)}${pad(r.errors, 10)}${r.load}`);
 const [node, alone, edge] = rows as [Row, Row, Row];

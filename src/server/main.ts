@@ -22,6 +22,7 @@ import type { RedisConnection } from '../lib/shared-state/redis.ts';
 import { sharedRevalidation } from './cluster/revalidation.ts';
 import { watchRelease, type ReleaseWatch } from './cluster/release-watch.ts';
 import { RenderPool } from './render-pool/pool.ts';
+import { parseTrustProxy, trustProxies } from './http/client-address.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -111,6 +112,8 @@ export async function startServer(opts: { distDir?: string; env?: Record<string,
   process.env.NODE_ENV = 'production';
   // Calls without timeouts of their own (Astro's image endpoint fetching a remote image) get the upstream ones.
   boundGlobalFetch(upstreamTimeouts(env));
+  // Behind a trusted proxy (TRUST_PROXY, the edge's nginx) the client is the address it forwards.
+  trustProxies(parseTrustProxy(env.TRUST_PROXY));
   const entry = (await import(pathToFileURL(entryFile).href)) as { handler: AstroHandler };
   // The search index is loaded before the server listens; without one (first start, engine down)
   // the server still starts and search answers 503 until a prerender publishes an index.

@@ -5,6 +5,7 @@
 // - Parity: for a sample of ≥ 500 prerendered routes over every host of the release (and each
 //   host's files, misses and dynamic requests), the edge answers what one instance alone answers:
 //   status, body and the headers that matter.
+// - The rate limits behind the edge count each client nginx forwards (TRUST_PROXY=loopback).
 // - One of the two instances killed under traffic: no request fails (nginx retries on the other).
 // - A release published under traffic: every answer is the old page or the new one, whole (its
 //   body, ETag and CSP from one release), none missing; once the edge serves it, only the new one.
@@ -12,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync, brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { gunzipSync, gzipSync, brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
 import config from '../../playwright.config.ts';
 import { startCluster, type RunningCluster } from '../../scripts/edge.ts';
 import { ensureNginx } from '../../scripts/system-package.ts';
@@ -65,7 +66,7 @@ function get(port: number, host: string, path: string, headers: Record<string, s
   });
 }
 
-const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? gunzipSync(a.body) : a.body);
+const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? gunzipSync(a.body) : a.headers['content-encoding'] === 'br' ? brotliDecompressSync(a.body) : a.body);
 
 /** The headers whose value must be the same through the edge and from Node alone. */
 const SAME_HEADERS = ['content-type', 'content-encoding', 'cache-control', 'content-security-policy', 'x-render', 'vary', 'location', ...Object.keys(SECURITY_HEADERS).map((h) => h.toLowerCase())];
@@ -139,10 +140,12 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   for (const host of siteHosts) {
     const sample = samples.get(host)!;
     for (const path of sample) cases.push({ host, path, page: true });
-    // The same pages without compression, with a query no policy knows, with a matching If-None-Match.
+    // The same pages without compression, with a query no policy knows, with a matching If-None-Match;
+    // in br as a browser asks, when the edge has the brotli module (Debian's, which the edge installs).
     for (const path of sample.slice(0, 3)) {
       cases.push({ host, path, page: true, headers: {} });
       cases.push({ host, path: `${path}?utm_source=edge`, page: true });
+      if (cluster!.edge.brotli) cases.push({ host, path, page: true, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
     }
     const payload = sample.find((p) => p !== '/');
     cases.push(
@@ -160,7 +163,7 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   const differences: string[] = [];
   await pool(cases, 8, async (c) => {
     const [edge, node] = await Promise.all([get(EDGE_PORT, c.host, c.path, c.headers), get(instance!, c.host, c.path, c.headers)]);
-    const where = `${c.host}${c.path}${c.headers ? ' (identity)' : ''}`;
+    const where = `${c.host}${c.path}${c.headers ? ` (accept-encoding: ${c.headers['accept-encoding'] ?? 'none'})` : ''}`;
     if (edge.status !== node.status) differences.push(`${where}: status ${edge.status} at the edge, ${node.status} from Node`);
     for (const h of SAME_HEADERS) {
       if (edge.headers[h] !== node.headers[h]) differences.push(`${where}: ${h} ${JSON.stringify(edge.headers[h])} at the edge, ${JSON.stringify(node.headers[h])} from Node`);
@@ -179,6 +182,13 @@ test('the edge answers what one instance alone answers: ≥ 500 routes over ever
   const page = await get(EDGE_PORT, first!.host, first!.path);
   for (const port of [EDGE_PORT, instance!]) {
     expect((await get(port, first!.host, first!.path, { 'accept-encoding': 'gzip', 'if-none-match': String(page.headers.etag) })).status, `port ${port}`).toBe(304);
+  }
+  if (cluster!.edge.brotli) {
+    const br = await get(EDGE_PORT, first!.host, first!.path, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    for (const port of [EDGE_PORT, instance!]) {
+      expect((await get(port, first!.host, first!.path, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) })).status, `port ${port}`).toBe(304);
+    }
   }
 });
 
@@ -253,6 +263,31 @@ test('a release published under traffic: each answer is the old page or the new 
   await traffic;
   expect(problems).toEqual([]);
   expect(cluster!.edge.release).toBe(releaseB);
+});
+
+/** A revalidation webhook with a wrong secret, posted to the edge from a loopback address of its own (a client of its own, as nginx sees it). */
+function postWrongSecret(from: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: EDGE_PORT, localAddress: from, method: 'POST', path: '/api/revalidate', agent: false, headers: { host: `${hosts.main}:${PORT}`, 'content-type': 'application/json', 'x-revalidate-secret': 'not-the-secret', 'x-forwarded-for': '203.0.113.1' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test('the instances count each client nginx forwards on its own for their rate limits (TRUST_PROXY), never what a client claims', async () => {
+  // Two loopback addresses of this run's own (a retry within the minute gets fresh ones, with shared counters too).
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  const [a, b] = [`127.${octet()}.${octet()}.2`, `127.${octet()}.${octet()}.3`];
+  // 25 wrong secrets from one client: past the wrong-secret budget (10 a minute) on each instance, whichever nginx picked.
+  const first: number[] = [];
+  for (let i = 0; i < 25; i++) first.push(await postWrongSecret(a));
+  expect(first.slice(0, 10), 'the first 10 are checked').toEqual(Array(10).fill(401));
+  expect(first.slice(-4)).toEqual([429, 429, 429, 429]);
+  // Another client (its own X-Forwarded-For claim is overwritten by nginx, as the first's was) has its own budget.
+  expect(await postWrongSecret(b)).toBe(401);
 });
 
 test('one of the two instances killed under traffic: no request fails', async () => {

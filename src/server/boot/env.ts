@@ -10,6 +10,7 @@ import type { GraphQLServiceConfig } from '../../lib/graphql/query.ts';
 import type { UpstreamTimeouts } from '../../lib/http/timeouts.ts';
 import { isPasswordHash } from '../../lib/crypto/password.ts';
 import { processSharedState } from './shared-state.ts';
+import { parseTrustProxy, TRUST_PROXY_MESSAGE } from '../http/client-address.ts';
 
 const Url = (name: string) => v.pipe(v.string(), v.url(`${name} must be an absolute URL`));
 const bytesMessage = (name: string) => `${name} must be a whole number of bytes, at least 1048576 (1 MiB)`;
@@ -40,6 +41,12 @@ export const ServerEnvSchema = v.object({
   PUBLIC_PORT: v.optional(v.string()),
   /** npm run start:edge: how many Node instances behind nginx (default: one per core). */
   WORKERS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('WORKERS must be a whole number'), v.minValue(1, 'WORKERS must be at least 1'), v.maxValue(64, 'WORKERS must be at most 64'))),
+  /**
+   * Proxies whose X-Forwarded-For names the client (its last entry), for the rate limits and
+   * Astro.clientAddress: "loopback" (npm run start:edge sets it for its instances behind nginx) or
+   * addresses and CIDR ranges. Unset: the socket's address, whatever a request's headers say.
+   */
+  TRUST_PROXY: v.optional(v.pipe(v.string(), v.check((s) => { try { parseTrustProxy(s); return true; } catch { return false; } }, TRUST_PROXY_MESSAGE))),
   /** npm run start:edge: the nginx to run (default: Debian's nginx-light, installed when missing). */
   NGINX_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'NGINX_PATH must name the nginx program'))),
   REVALIDATE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'REVALIDATE_SECRET must be at least 16 characters'))),

@@ -1,14 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_CSP, SECURITY_HEADERS, withHeaderOnlyDirectives } from '../http/headers.ts';
 import { DELIVERY } from '../prerender/policies.ts';
-import { findProgram } from '../../../scripts/system-package.ts';
+import { ensureBrotliStatic, findProgram } from '../../../scripts/system-package.ts';
 import { SEARCH_MAX_BODY } from '../../features/search/api.server.ts';
+import { waitForPort } from './nginx.ts';
 import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc='";
@@ -61,6 +63,23 @@ describe('nginxConfig', () => {
     expect(conf).not.toMatch(/non_idempotent/);
     expect(conf).toContain('try_files $uri/index.html @app;');
     expect(conf).toContain('listen 127.0.0.1:4321 default_server;');
+  });
+
+  it('loads the brotli_static module when given (the .br siblings, ETag "<fp>-br" as from Node), else gzip only', () => {
+    expect(conf).not.toMatch(/load_module|brotli_static on/);
+    const br = nginxConfig(input({ brotliModule: '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so' }));
+    expect(br.startsWith('# Generated')).toBe(true);
+    expect(br).toMatch(/^load_module "\/usr\/lib\/nginx\/modules\/ngx_http_brotli_static_module\.so";$/m);
+    expect(br).toContain('  brotli_static on;\n  gzip_static on;');
+    expect(br).toMatch(/map \$sent_http_content_encoding \$edge_etag_coding \{[^}]*br "-br";/);
+  });
+
+  it('runs no regex for a request without a query, cookie, If-None-Match or request id (an exact "" key is looked up first), and compiles them (pcre_jit)', () => {
+    for (const source of ['$args', '$http_cookie', '$http_if_none_match', '$http_x_request_id']) {
+      expect(conf).toMatch(new RegExp(`map \\${source} \\S+ \\{[^}]*\\n {4}"" `));
+    }
+    expect(conf).toMatch(/^pcre_jit on;$/m);
+    expect(conf).not.toMatch(/^[^#]*[^_]\$request_id/m);
   });
 
   it('serves nothing itself without a release', () => {
@@ -259,5 +278,75 @@ describe.skipIf(!nginx)('the edge cache in nginx', () => {
     expect(await reached(() => send('GET', '/en/signed'))).toBe(1);
     // With a cookie the cached redirect is not used.
     expect(await reached(() => send('GET', '/en/about-us/', { headers: { cookie: 'session=abc' } }))).toBe(1);
+  });
+});
+
+// The generated configuration served by nginx: the codings a client accepts, the ETags and 304s Node gives.
+const brotliModule = nginx ? ensureBrotliStatic(nginx) : null;
+describe.skipIf(!nginx)('nginx serving a release with the generated configuration', () => {
+  const prefix = mkdtempSync(join(tmpdir(), 'kmx-edge-serve-'));
+  let port = 0;
+  let child: ChildProcess | undefined;
+  const dir = join(prefix, 'releases/mx00000000abcd');
+  const page = '<p>about us</p>'.repeat(20);
+  beforeAll(async () => {
+    port = await new Promise<number>((ok) => { const s = createNetServer().listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => ok(p)); }); });
+    mkdirSync(join(dir, 'localhost/en/about-us'), { recursive: true });
+    writeFileSync(join(dir, 'localhost/en/about-us/index.html'), page);
+    writeFileSync(join(dir, 'localhost/en/about-us/index.html.gz'), gzipSync(page));
+    writeFileSync(join(dir, 'localhost/en/about-us/index.html.br'), brotliCompressSync(page));
+    for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'tmp', d), { recursive: true });
+    writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(input({
+      prefix, listen: { host: '127.0.0.1', port }, upstreams: [1], brotliModule, workers: 1,
+      release: { ...input().release!, dir }, user: process.getuid?.() === 0 ? 'root' : undefined,
+    })));
+    child = spawn(nginx!, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { stdio: 'inherit' });
+    await waitForPort('127.0.0.1', port);
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((ok) => child!.once('exit', ok));
+      child.kill('SIGQUIT');
+      await exited;
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  });
+  const get = async (accept: string, headers: Record<string, string> = {}) => {
+    const res = await new Promise<import('node:http').IncomingMessage>((ok, fail) => httpRequest({ port, host: '127.0.0.1', path: '/en/about-us', headers: { host: 'localhost', 'accept-encoding': accept, ...headers } }, ok).on('error', fail).end());
+    const chunks: Buffer[] = [];
+    for await (const c of res) chunks.push(c as Buffer);
+    return { status: res.statusCode, encoding: res.headers['content-encoding'], etag: res.headers.etag, vary: res.headers.vary, body: Buffer.concat(chunks) };
+  };
+
+  it.skipIf(!brotliModule)('sends the .br to a client accepting br (ETag "<fp>-br", Vary), the .gz to one accepting only gzip, and 304 to a matching If-None-Match', async () => {
+    const br = await get('gzip, deflate, br');
+    expect([br.status, br.encoding, br.etag, br.vary]).toEqual([200, 'br', '"fpAbout-br"', 'Accept-Encoding']);
+    expect(brotliDecompressSync(br.body).toString()).toBe(page);
+    const gz = await get('gzip, br;q=0');
+    expect([gz.status, gz.encoding, gz.etag]).toEqual([200, 'gzip', '"fpAbout-gzip"']);
+    expect((await get('br', { 'if-none-match': '"fpAbout-br"' })).status).toBe(304);
+  });
+
+  it('echoes a caller\'s X-Request-Id Node would take over, else gives one of its own per request', async () => {
+    const ids = async (headers: Record<string, string>) => {
+      const res = await new Promise<import('node:http').IncomingMessage>((ok, fail) => httpRequest({ port, host: '127.0.0.1', path: '/en/about-us', headers: { host: 'localhost', ...headers } }, ok).on('error', fail).end());
+      res.resume();
+      return res.headers['x-request-id'];
+    };
+    expect(await ids({ 'x-request-id': 'trace-1.2:abc' })).toBe('trace-1.2:abc');
+    const mine = [await ids({ 'x-request-id': 'not an id!' }), await ids({}), await ids({})];
+    for (const id of mine) expect(id).toMatch(/^[A-Za-z0-9._:+=/-]{1,64}$/);
+    expect(new Set(mine).size).toBe(3);
+  });
+
+  it('sends the .gz to a gzip client and the file itself to one accepting nothing, with or without the brotli module', async () => {
+    const gz = await get('gzip');
+    expect([gz.status, gz.encoding, gz.etag]).toEqual([200, 'gzip', '"fpAbout-gzip"']);
+    // Any coding of the page's fingerprint revalidates it; another page's does not.
+    expect((await get('gzip', { 'if-none-match': '"fpAbout"' })).status).toBe(304);
+    expect((await get('gzip', { 'if-none-match': '"fpEn-gzip"' })).status).toBe(200);
+    expect(gunzipSync(gz.body).toString()).toBe(page);
+    const plain = await get('');
+    expect([plain.status, plain.encoding, plain.etag, plain.body.toString()]).toEqual([200, undefined, '"fpAbout"', page]);
   });
 });

@@ -23,11 +23,15 @@ export interface EdgeOptions {
   upstreams: number[];
   /** How often the live pointer is read besides the folder watch (ms). */
   pollMs?: number;
+  /** The brotli_static module to load (scripts/system-package.ts ensureBrotliStatic); without, gzip only. */
+  brotliModule?: string | null;
 }
 
 export interface RunningEdge {
   /** The release the running configuration serves (null: none published yet). */
   readonly release: string | null;
+  /** Whether a client accepting br gets the `.br` siblings (the brotli_static module loaded). */
+  readonly brotli: boolean;
   /** nginx's master process. */
   readonly process: ChildProcess;
   /** Resolves once nginx serves release `id` (its configuration loaded). */
@@ -72,6 +76,7 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
     dynamicCookies: DELIVERY.dynamicCookies,
     // nginx started as root runs its workers as another user: this one, so they read what it can.
     user: process.getuid?.() === 0 ? userInfo().username : undefined,
+    brotliModule: opts.brotliModule ?? null,
   };
   /** Writes the configuration of release `id` (atomically: nginx may read it at any moment). */
   const write = (id: string | null): string | null => {
@@ -130,6 +135,7 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
 
   return {
     get release() { return current; },
+    brotli: !!opts.brotliModule,
     process: child,
     serving: (id) => (current === id ? switching : new Promise<void>((ok) => { waiters.push({ id, ok }); follow(); })),
     async close() {

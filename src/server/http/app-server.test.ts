@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHandler } from './app-server.ts';
+import { parseTrustProxy, trustProxies } from './client-address.ts';
 import { publishRelease, releaseDir } from '../release/release.ts';
 import { inject } from '../../../tests/support/node-http.ts';
 
@@ -18,6 +19,8 @@ let port: number;
 let handle: ReturnType<typeof createAppHandler>;
 /** The Host headers the stand-in for Astro's handler saw. */
 let seenHosts: string[] = [];
+/** The socket address the Astro handler saw (where Astro.clientAddress comes from). */
+let seenAddresses: (string | undefined)[] = [];
 
 const SITES = ['localhost', 'events.localhost', 'partner.localhost'];
 
@@ -33,6 +36,7 @@ async function publish(host: string) {
 
 const astroHandler = (req: IncomingMessage, res: ServerResponse) => {
   seenHosts.push(req.headers.host ?? '(none)');
+  seenAddresses.push(req.socket.remoteAddress);
   res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<link rel="canonical" href="http://${req.headers.host}/en/x">`);
 };
 
@@ -57,13 +61,14 @@ afterAll(async () => {
 
 beforeEach(() => {
   seenHosts = [];
+  seenAddresses = [];
 });
 
 interface Answer { status: number; headers: IncomingMessage['headers']; body: string }
 
-function get(path: string, host: string, agent?: import('node:http').Agent): Promise<Answer> {
+function get(path: string, host: string, agent?: import('node:http').Agent, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host }, agent }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { ...headers, host }, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
@@ -156,6 +161,20 @@ describe('createAppHandler: the Host header', () => {
     expect(res.body).toBe(`<link rel="canonical" href="http://localhost:${port}/en/x">`);
     await get('/en/x', 'www.FOO.events.localhost.');
     expect(seenHosts).toEqual([`localhost:${port}`, 'events.localhost']);
+  });
+
+  it('gives the Astro handler the client a trusted proxy forwards (TRUST_PROXY), and never a client\'s own X-Forwarded-For', async () => {
+    const spoofed = { 'x-forwarded-for': '198.51.100.7' };
+    await get('/en/x', 'localhost', undefined, spoofed);
+    try {
+      trustProxies(parseTrustProxy('10.0.0.5'));
+      await get('/en/x', 'localhost', undefined, spoofed);
+      trustProxies(parseTrustProxy('loopback'));
+      await get('/en/x', 'localhost', undefined, spoofed);
+    } finally {
+      trustProxies(null);
+    }
+    expect(seenAddresses).toEqual(['127.0.0.1', '127.0.0.1', '198.51.100.7']);
   });
 
   it('keeps the per-host caches bounded and the heap flat over 10,000 random Host values', async () => {

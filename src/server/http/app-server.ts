@@ -18,6 +18,7 @@ import { DELIVERY } from '../prerender/policies.ts';
 import type { RenderPool } from '../render-pool/pool.ts';
 import { threadable } from '../render-pool/route.ts';
 import { wireRequestOf, writeWireResponse } from '../render-pool/wire.ts';
+import { withClientAddress } from './client-address.ts';
 
 const log = getLogger('server');
 
@@ -270,7 +271,8 @@ export function createAppHandler(opts: AppServerOptions) {
     const host = req.headers.host!;
     site.load(host);
     if (opts.renderPool && threadable(req)) return renderOnThread(opts.renderPool, req, res, site.latest(host)?.id ?? '');
-    return opts.astroHandler(req, res, (err?: unknown) => {
+    // Astro.clientAddress: the client a trusted proxy forwarded (client-address.ts), else the socket's.
+    return withClientAddress(req, () => opts.astroHandler(req, res, (err?: unknown) => {
       if (err) {
         log.error({ err }, 'on-demand render failed');
         sendErrorPage(req, res, err);
@@ -278,7 +280,7 @@ export function createAppHandler(opts: AppServerOptions) {
         res.statusCode = 404;
         res.end();
       }
-    }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' });
+    }, { ...opts.locals, releaseId: site.latest(host)?.id ?? '' }));
   };
 
   /**
@@ -338,7 +340,8 @@ export function createAppHandler(opts: AppServerOptions) {
     const admitted = admit(req, res, siteHosts);
     if (!admitted) return;
     const { host, url } = admitted;
-    if (opts.routes && (await opts.routes(req, res, url))) return;
+    // A route reads the client address synchronously as it starts (nodeRoute): the forwarded one behind a trusted proxy.
+    if (opts.routes && (await withClientAddress(req, () => opts.routes!(req, res, url)))) return;
     // Astro's image endpoint sees only queries we checked (any method), and renders only the presets' sizes.
     if (isImageEndpoint(url.pathname)) return answerImage(req, res, url, images, onDemand);
     // Build assets and release manifests are files only: a miss is a plain 404 (Astro has no route

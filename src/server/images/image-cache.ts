@@ -8,6 +8,7 @@ import { RenderSlots } from '../delivery/render-slots.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { rateLimiter, type RateLimiter } from '../../lib/http/rate-limit.ts';
 import { writeAtomic } from '../../lib/fs/atomic.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 const log = getLogger('image-cache');
 
@@ -37,7 +38,7 @@ export interface ImageRenderLimits {
   timeoutMs: number;
   /** New renders (cache misses that start one) per client and window (default 120 a minute); beyond, 429 with Retry-After. */
   missesPerClient: { limit: number; windowMs: number };
-  /** The client a request comes from (default: the socket's address, as for the server's other own routes). */
+  /** The client a request comes from (default: its client address, http/client-address.ts, as for the server's other own routes). */
   clientKey: (req: IncomingMessage) => string;
 }
 
@@ -47,7 +48,7 @@ export const DEFAULT_RENDER_LIMITS: ImageRenderLimits = {
   queueWaitMs: 30_000,
   timeoutMs: 5_000,
   missesPerClient: { limit: 120, windowMs: 60_000 },
-  clientKey: (req) => req.socket?.remoteAddress ?? 'unknown',
+  clientKey: (req) => clientAddress(req) ?? 'unknown',
 };
 
 export const RENDER_TIMEOUT_MESSAGE = 'The image took too long to make. Try again in a moment.';

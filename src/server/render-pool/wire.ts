@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { clientAddress } from '../http/client-address.ts';
 
 /**
  * A request and its answer as they cross to a render thread and back: plain data (structured
@@ -8,7 +9,7 @@ export interface WireRequest {
   method: string;
   url: string;
   headers: [string, string][];
-  /** The visitor's address (`Astro.clientAddress`), as the node adapter would take it from the socket. */
+  /** The visitor's address (`Astro.clientAddress`), the socket's, or the one a trusted proxy forwarded (http/client-address.ts). */
   clientAddress?: string;
   /** What the render gets in `Astro.locals` (serialisable values only: the release id). */
   locals: { releaseId: string };
@@ -28,6 +29,7 @@ export interface RenderApp {
 
 /** The request the Node server received, as data (its Host already rewritten to the site host). */
 export function wireRequestOf(req: IncomingMessage, releaseId: string): WireRequest {
+  const client = clientAddress(req);
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
     // HTTP/2 pseudo headers are not headers of a fetch Request.
@@ -39,7 +41,7 @@ export function wireRequestOf(req: IncomingMessage, releaseId: string): WireRequ
     method: req.method ?? 'GET',
     url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
     headers,
-    ...(req.socket?.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
+    ...(client ? { clientAddress: client } : {}),
     locals: { releaseId },
   };
 }
