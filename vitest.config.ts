@@ -13,7 +13,6 @@ export const ISOLATED = [
   'src/lib/cache/data-cache.test.ts',
   'src/lib/http/upload-guard.test.ts',
   'src/lib/identity/storage.test.ts',
-  'src/lib/search/highlight.test.ts',
   'src/server/boot/startup.test.ts',
   'src/server/revalidate/revalidate.test.ts',
 ];
