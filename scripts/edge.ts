@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
+import { SERVING_FILE } from '../src/server/edge/edge-release.ts';
 import { ensureBrotliStatic } from './system-package.ts';
 
 export interface Instance {
@@ -27,6 +28,8 @@ export function spawnInstance(opts: { root: string; dist: string; port: number; 
 export interface RunningCluster {
   instances: Instance[];
   edge: RunningEdge;
+  /** Starts the instance on `port` again, with the environment the cluster gave it (after it exited). */
+  respawn(port: number): Instance;
   close(): Promise<void>;
 }
 
@@ -45,7 +48,10 @@ export async function startCluster(opts: {
 }): Promise<RunningCluster> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
-  const instances = ports.map((port) => spawnInstance({ root: opts.root, dist: opts.dist, port, env: { PUBLIC_PORT: String(opts.port), TRUST_PROXY: 'loopback', ...opts.env }, quiet: opts.quiet }));
+  // EDGE_SERVING_FILE: a revalidation answers once the edge serves its release (edge-release.ts).
+  const env = { PUBLIC_PORT: String(opts.port), TRUST_PROXY: 'loopback', EDGE_SERVING_FILE: join(opts.prefix, SERVING_FILE), ...opts.env };
+  const respawn = (port: number) => spawnInstance({ root: opts.root, dist: opts.dist, port, env, quiet: opts.quiet });
+  const instances = ports.map(respawn);
   const close = async () => {
     await edge?.close();
     for (const i of instances) if (i.process.exitCode === null && i.process.signalCode === null) i.process.kill('SIGTERM');
@@ -59,5 +65,5 @@ export async function startCluster(opts: {
     await close();
     throw err;
   }
-  return { instances, edge, close };
+  return { instances, edge, respawn, close };
 }

@@ -42,8 +42,7 @@ async function main() {
     const watchExit = (i: typeof instance) => void i.exited.then(async () => {
       if (stopping) return;
       console.warn(`instance on port ${i.port} exited (${i.process.exitCode ?? i.process.signalCode}); starting it again`);
-      const { spawnInstance } = await import('./edge.ts');
-      const again = spawnInstance({ root, dist, port: i.port, env: { PUBLIC_PORT: String(env.PORT), TRUST_PROXY: 'loopback', REDIS_URL: redisUrl } });
+      const again = cluster.respawn(i.port);
       cluster.instances[cluster.instances.indexOf(i)] = again;
       watchExit(again);
     });

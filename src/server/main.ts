@@ -23,6 +23,7 @@ import { sharedRevalidation } from './cluster/revalidation.ts';
 import { watchRelease, type ReleaseWatch } from './cluster/release-watch.ts';
 import { RenderPool } from './render-pool/pool.ts';
 import { parseTrustProxy, trustProxies } from './http/client-address.ts';
+import { untilEdgeServes } from './edge/edge-release.ts';
 
 const log = getLogger('server');
 const revalidateLog = getLogger('revalidate');
@@ -39,6 +40,13 @@ export interface RunningServer {
 
 type AstroHandler = Parameters<typeof createAppHandler>[0]['astroHandler'];
 
+/** Waits (at most 15 s) until the edge serves a published release; when it does not, the answer goes out anyway and the log says so. */
+function edgeServes(file: string) {
+  return async (releaseId: string) => {
+    if (!(await untilEdgeServes(file, releaseId))) getLogger('revalidate').warn(`release ${releaseId} is live, but the edge did not report serving it within 15 s (${file})`);
+  };
+}
+
 /**
  * The server's request handler over `dist/` (static files or the Astro handler, revalidation,
  * operator parameters for requests with the secret) and the revalidation it routes to. With
@@ -53,6 +61,7 @@ export function createServerHandler(opts: { distDir: string; env: ServerEnv; ast
       await search.reload();
       await watch?.announce();
     },
+    ...(env.EDGE_SERVING_FILE ? { untilServed: edgeServes(env.EDGE_SERVING_FILE) } : {}),
     ...(redis ? { shared: (runHere: Parameters<typeof sharedRevalidation>[1]) => sharedRevalidation(redis, runHere) } : {}),
   });
   const handle = createAppHandler({

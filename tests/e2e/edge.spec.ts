@@ -257,6 +257,8 @@ test('a release published under traffic: each answer is the old page or the new 
   await publishRelease(staticRoot, releaseB);
   active.push(...pages.slice(12));
   await cluster!.edge.serving(releaseB);
+  // What the instances read before a revalidation answers (EDGE_SERVING_FILE): the edge serves B.
+  expect(readFileSync(join(dist, 'edge', 'serving'), 'utf8')).toBe(releaseB);
   switched = true;
   await expect.poll(() => sinceSwitch, { timeout: 30_000 }).toBeGreaterThan(pages.length * 4);
   stop = true;

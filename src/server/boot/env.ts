@@ -47,6 +47,11 @@ export const ServerEnvSchema = v.object({
    * addresses and CIDR ranges. Unset: the socket's address, whatever a request's headers say.
    */
   TRUST_PROXY: v.optional(v.pipe(v.string(), v.check((s) => { try { parseTrustProxy(s); return true; } catch { return false; } }, TRUST_PROXY_MESSAGE))),
+  /**
+   * Behind the edge (npm run start:edge sets it): the file in which nginx's runner names the release
+   * it serves; a revalidation answers once the edge serves the release it published.
+   */
+  EDGE_SERVING_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'EDGE_SERVING_FILE must name a file'))),
   /** npm run start:edge: the nginx to run (default: Debian's nginx-light, installed when missing). */
   NGINX_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'NGINX_PATH must name the nginx program'))),
   REVALIDATE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'REVALIDATE_SECRET must be at least 16 characters'))),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readPointer } from '../release/release.ts';
 import { DELIVERY } from '../prerender/policies.ts';
 import { getLogger } from '../../lib/log/index.ts';
-import { readEdgeRelease } from './edge-release.ts';
+import { readEdgeRelease, SERVING_FILE, writeServing } from './edge-release.ts';
 import { nginxConfig, type EdgeConfigInput } from './nginx-config.ts';
 
 const log = getLogger('edge');
@@ -90,6 +90,8 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
   const child = spawn(opts.nginxPath, ['-p', opts.prefix, '-c', conf, '-e', join(opts.prefix, 'error.log')], { stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   await waitForPort(opts.listen.host, opts.listen.port, exited);
+  const servingFile = join(opts.prefix, SERVING_FILE);
+  writeServing(servingFile, current);
 
   const waiters: { id: string; ok: () => void }[] = [];
   let switching = Promise.resolve();
@@ -120,6 +122,7 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
         await new Promise((r) => setTimeout(r, 25));
       }
       current = id;
+      writeServing(servingFile, id);
       log.info(`edge: serving release ${id}`);
       for (const w of waiters.splice(0)) if (w.id === id) w.ok(); else waiters.push(w);
     });

@@ -47,7 +47,7 @@ function fakePrerender() {
   return { runPrerender, runs, nextRun, get maxActive() { return maxActive; } };
 }
 
-function setup(opts: { secret?: string; onPublished?: () => Promise<void>; safetyNetMs?: number } = {}) {
+function setup(opts: { secret?: string; onPublished?: () => Promise<void>; safetyNetMs?: number; untilServed?: (id: string) => Promise<void> } = {}) {
   const fake = fakePrerender();
   const env = parseServerEnv(opts.secret === undefined ? { REVALIDATE_SECRET: SECRET } : {});
   const published: number[] = [];
@@ -57,6 +57,7 @@ function setup(opts: { secret?: string; onPublished?: () => Promise<void>; safet
     runPrerender: fake.runPrerender,
     onPublished: opts.onPublished ?? (async () => { published.push(published.length); }),
     safetyNetMs: opts.safetyNetMs ?? 0,
+    ...(opts.untilServed ? { untilServed: opts.untilServed } : {}),
   });
   return { fake, revalidation, published };
 }
@@ -73,6 +74,24 @@ describe('createRevalidation: the run queue', () => {
     run.resolve(result('r1'));
     expect(await answer).toEqual(result('r1'));
     expect(published).toHaveLength(1);
+  });
+
+  it('answers once what visitors get serves the published release (the edge in front), and without waiting when nothing was published', async () => {
+    const asked: string[] = [];
+    let served!: () => void;
+    const { fake, revalidation } = setup({ untilServed: (id) => { asked.push(id); return new Promise((ok) => { served = ok; }); } });
+    let answered = false;
+    const answer = revalidation.run({ ids: ['p1'] }).then((r) => { answered = true; return r; });
+    (await fake.nextRun()).resolve(result('r1'));
+    await settle();
+    expect(asked).toEqual(['r1']);
+    expect(answered).toBe(false);
+    served();
+    expect(await answer).toEqual(result('r1'));
+    const nothing = revalidation.run({});
+    (await fake.nextRun()).resolve(result(null, 0));
+    expect((await nothing).releaseId).toBeNull();
+    expect(asked).toEqual(['r1']);
   });
 
   it('reloads the search index only when the run published a release', async () => {

@@ -45,6 +45,11 @@ export function createRevalidation(opts: {
   distDir: string;
   env: ServerEnv;
   onPublished?: () => Promise<void>;
+  /**
+   * Resolves once what visitors get serves the published release (the edge in front, when there is
+   * one); the answer waits for it, so "live at the answer" holds through the edge too.
+   */
+  untilServed?: (releaseId: string) => Promise<void>;
   /** Runs one prerender; a worker thread by default (tests pass a fake). */
   runPrerender?: (force: RevalidateRequest) => Promise<PrerenderResult>;
   /**
@@ -84,6 +89,7 @@ export function createRevalidation(opts: {
   async function runHere(force: RevalidateRequest): Promise<PrerenderResult> {
     const result = await schedule(force);
     if (result.scope === 'targeted' && safetyNetMs > 0) armSafetyNet();
+    if (result.releaseId && opts.untilServed) await opts.untilServed(result.releaseId);
     await reloadSearch(result);
     return result;
   }
