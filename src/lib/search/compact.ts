@@ -616,6 +616,68 @@ const MAX_FUZZY = 6;
 /** Per document (in the order MiniSearch's result Map would hold them): score and the query terms matched (bits). */
 interface Scores { score: Map<number, number>; mask: Map<number, number> }
 
+/** MiniSearch's combination of the results of several terms: AND keeps documents in all, OR adds up (into the first). */
+function combineScores(results: Scores[], combineWith: string): Scores {
+  if (!results.length) return { score: new Map(), mask: new Map() };
+  const and = combineWith.toLowerCase() === 'and';
+  return results.reduce((a, b) => {
+    if (and) {
+      const out: Scores = { score: new Map(), mask: new Map() };
+      for (const [doc, score] of b.score) {
+        const had = a.score.get(doc);
+        if (had === undefined) continue;
+        out.score.set(doc, had + score);
+        out.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
+      }
+      return out;
+    }
+    for (const [doc, score] of b.score) {
+      const had = a.score.get(doc);
+      if (had === undefined) {
+        a.score.set(doc, score);
+        a.mask.set(doc, b.mask.get(doc)!);
+      } else {
+        a.score.set(doc, had + score);
+        a.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
+      }
+    }
+    return a;
+  });
+}
+
+/**
+ * The hits in MiniSearch's order: each score times the number of query terms it matched, sorted
+ * (stably) by it; a hit's matched terms are looked up among `derived` when asked (shown results only).
+ */
+function rankHits(index: CompactFields, result: Scores, derived: Map<string, number>): CompactHit[] {
+  const ids: number[] = [];
+  const final: number[] = [];
+  for (const [doc, score] of result.score) {
+    let m = result.mask.get(doc)!;
+    let quality = 0;
+    for (; m; m &= m - 1) quality++;
+    ids.push(doc);
+    final.push(score * (quality || 1));
+  }
+  const order = ids.map((_, i) => i);
+  // Stable, as MiniSearch's sort of its results: equal scores keep the order above.
+  order.sort((a, b) => final[b]! - final[a]!);
+  const candidates = [...derived];
+  return order.map((i) => {
+    const id = ids[i]!;
+    let terms: string[] | undefined;
+    return {
+      id,
+      score: final[i]!,
+      // Asked for the shown results only.
+      get terms() {
+        terms ??= candidates.filter(([, r]) => index.fields.some((_, f) => index.occursIn(r, f, id))).map(([t]) => t);
+        return terms;
+      },
+    };
+  });
+}
+
 /**
  * What `toMiniSearch(fields, options).search(query, opts)` answers (same documents, same scores,
  * same order, the same matched terms as a set), computed over the typed arrays with one Map entry
@@ -708,73 +770,20 @@ export function searchCompact(index: CompactFields, query: CompactQuery, opts: C
     return out;
   };
 
-  const combine = (results: Scores[], combineWith: string): Scores => {
-    if (!results.length) return { score: new Map(), mask: new Map() };
-    const and = combineWith.toLowerCase() === 'and';
-    return results.reduce((a, b) => {
-      if (and) {
-        const out: Scores = { score: new Map(), mask: new Map() };
-        for (const [doc, score] of b.score) {
-          const had = a.score.get(doc);
-          if (had === undefined) continue;
-          out.score.set(doc, had + score);
-          out.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
-        }
-        return out;
-      }
-      for (const [doc, score] of b.score) {
-        const had = a.score.get(doc);
-        if (had === undefined) {
-          a.score.set(doc, score);
-          a.mask.set(doc, b.mask.get(doc)!);
-        } else {
-          a.score.set(doc, had + score);
-          a.mask.set(doc, a.mask.get(doc)! | b.mask.get(doc)!);
-        }
-      }
-      return a;
-    });
-  };
-
   const execute = (q: CompactQuery, o: CompactSearchOptions): Scores => {
     if (typeof q !== 'string') {
       const inner: CompactSearchOptions = { ...o };
       if (q.combineWith !== undefined) inner.combineWith = q.combineWith;
       if (q.prefix !== undefined) inner.prefix = q.prefix;
       if (q.fuzzy !== undefined) inner.fuzzy = q.fuzzy;
-      return combine(q.queries.map((s) => execute(s, inner)), inner.combineWith ?? 'OR');
+      return combineScores(q.queries.map((s) => execute(s, inner)), inner.combineWith ?? 'OR');
     }
     // Queries arrive analyzed: split on spaces, as the search options of toMiniSearch's callers say.
     const terms = q.split(' ').filter((t) => !!t);
-    return combine(terms.map((t, i) => termQuery(t, flag(o.prefix, t, i, terms, true), flag(o.fuzzy, t, i, terms, false))), o.combineWith ?? 'OR');
+    return combineScores(terms.map((t, i) => termQuery(t, flag(o.prefix, t, i, terms, true), flag(o.fuzzy, t, i, terms, false))), o.combineWith ?? 'OR');
   };
 
   const result = execute(query, opts);
   if (tooMany) return null;
-  const ids: number[] = [];
-  const final: number[] = [];
-  for (const [doc, score] of result.score) {
-    let m = result.mask.get(doc)!;
-    let quality = 0;
-    for (; m; m &= m - 1) quality++;
-    ids.push(doc);
-    final.push(score * (quality || 1));
-  }
-  const order = ids.map((_, i) => i);
-  // Stable, as MiniSearch's sort of its results: equal scores keep the order above.
-  order.sort((a, b) => final[b]! - final[a]!);
-  const candidates = [...derived];
-  return order.map((i) => {
-    const id = ids[i]!;
-    let terms: string[] | undefined;
-    return {
-      id,
-      score: final[i]!,
-      // Asked for the shown results only.
-      get terms() {
-        terms ??= candidates.filter(([, r]) => index.fields.some((_, f) => index.occursIn(r, f, id))).map(([t]) => t);
-        return terms;
-      },
-    };
-  });
+  return rankHits(index, result, derived);
 }
