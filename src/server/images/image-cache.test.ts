@@ -197,8 +197,9 @@ describe('ImageCache: size limit', () => {
       }
       await first.read(url(1));
       const entry = first.totalBytes / 3;
-      // Let the touch of entry 1 reach the disk (its mtime) before the restart.
-      await new Promise((r) => setTimeout(r, 50));
+      // The touch of entry 1 reaches the disk (its meta file's mtime) in the background: the restart waits for it.
+      const metaTime = (n: number) => statSync(join(d, key(first, n).slice(0, 2), `${key(first, n)}.json`)).mtimeMs;
+      await expect.poll(() => metaTime(1) > metaTime(3), { timeout: 30_000 }).toBe(true);
       const again = new ImageCache(d, { maxBytes: Math.floor(entry * 2.5) });
       await again.init();
       expect(again.size).toBe(2);
@@ -304,17 +305,21 @@ describe('ImageCache: renders are bounded (issue 28)', () => {
   });
 
   it('gives up on a render that hangs after timeoutMs: its request and a request waiting for it get 504, and a later request renders again', async () => {
-    const c = new ImageCache(fresh(), { limits: { timeoutMs: 300 } });
+    // The waiter is sent once the first render has started (a condition, not a pause), and must
+    // arrive within timeoutMs of it: 2 s, far more than a loopback request takes on a busy machine.
+    const c = new ImageCache(fresh(), { limits: { timeoutMs: 2000 } });
     let renders = 0;
+    let started!: () => void;
+    const firstStarted = new Promise<void>((ok) => { started = ok; });
     const srv = await serve(c, async (_req, res) => {
       renders++;
-      if (renders === 1) return; // never answers
+      if (renders === 1) return started(); // never answers
       res.writeHead(200, { 'content-type': 'image/webp' });
       res.end(Buffer.from('WEBP-BYTES'));
     });
     try {
       const leader = srv.get(url(1));
-      await new Promise((r) => setTimeout(r, 50));
+      await firstStarted;
       const waiter = await srv.get(url(1));
       expect(waiter.status).toBe(504);
       expect(waiter.body).toBe('The image took too long to make. Try again in a moment.');
