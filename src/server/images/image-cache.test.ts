@@ -290,15 +290,31 @@ describe('ImageCache: renders are bounded (issue 28)', () => {
 
   it('answers 503 with Retry-After when the queue is full or no slot frees in time', async () => {
     const c = new ImageCache(fresh(), { limits: { concurrency: 1, maxQueue: 1, queueWaitMs: 150 } });
-    const { stats, handler } = countingEndpoint(600);
-    const srv = await serve(c, handler);
+    // The one render holds its slot until both others were answered (a condition, not a duration).
+    let renders = 0;
+    let release!: () => void;
+    const held = new Promise<void>((ok) => { release = ok; });
+    let started!: () => void;
+    const firstStarted = new Promise<void>((ok) => { started = ok; });
+    const srv = await serve(c, async (_req, res) => {
+      renders++;
+      started();
+      await held;
+      res.writeHead(200, { 'content-type': 'image/webp' });
+      res.end(Buffer.from('WEBP-BYTES'));
+    });
     try {
-      const [first, waited, full] = await Promise.all([srv.get(url(1)), srv.get(url(2)), new Promise((r) => setTimeout(r, 30)).then(() => srv.get(url(3)))]);
-      expect(first.status).toBe(200);
+      const first = srv.get(url(1));
+      await firstStarted;
+      // One waits for the slot (and gives up after queueWaitMs); the other finds the queue full, or
+      // (on a slow machine, after the first gave up) waits in vain too: 503 with the same text either way.
+      const [waited, full] = await Promise.all([srv.get(url(2)), srv.get(url(3))]);
+      release();
+      expect((await first).status).toBe(200);
       expect([waited.status, full.status]).toEqual([503, 503]);
       expect(full.body).toBe('Too many images are being made right now. Try again in a moment.');
       expect(full.headers['retry-after']).toBe('5');
-      expect(stats.renders).toBe(1);
+      expect(renders).toBe(1);
     } finally {
       await srv.close();
     }
