@@ -53,7 +53,7 @@ describe.skipIf('skip' in server)('editor sessions over Redis (a real redis-serv
   const prefix = `test-${randomBytes(6).toString('hex')}:`;
   /** A new instance: its own connection to the one Redis. */
   const instance = (url = redis.url): SharedState => {
-    const connection = redisConnection({ url, commandTimeoutMs: 2000, connectTimeoutMs: 1000, prefix });
+    const connection = redisConnection({ url, commandTimeoutMs: 30_000, connectTimeoutMs: 10_000, prefix });
     opened.push(connection);
     return redisSharedState(connection);
   };

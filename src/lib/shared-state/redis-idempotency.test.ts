@@ -15,7 +15,7 @@ describe.skipIf('skip' in server)('the idempotency store in Redis (a real redis-
   const prefix = `test-${randomBytes(6).toString('hex')}:`;
   /** A store on a connection of its own (one "instance"). */
   const store = (opts: Partial<RedisIdempotencyOptions> = {}, url = redis.url) => {
-    const connection = redisConnection({ url, commandTimeoutMs: 2000, connectTimeoutMs: 1000, prefix });
+    const connection = redisConnection({ url, commandTimeoutMs: 30_000, connectTimeoutMs: 10_000, prefix });
     opened.push(connection);
     return redisIdempotencyStore<{ status: number; body: string }>(connection, { name: 'answers', ...opts });
   };

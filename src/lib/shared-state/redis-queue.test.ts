@@ -6,7 +6,9 @@ import { redisJobQueue, type JobQueue, type JobQueueOptions } from './redis-queu
 import { ensureRedisServer, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 
 const server = ensureRedisServer();
-const TIMEOUTS = { commandTimeoutMs: 2000, connectTimeoutMs: 1000 };
+// Limits that only catch a hang (the first command to a redis-server just started, on a busy
+// machine beside the e2e run, once took over 2 s): tests wait for conditions, never for these.
+const TIMEOUTS = { commandTimeoutMs: 30_000, connectTimeoutMs: 10_000 };
 
 /** A run the test finishes by hand. */
 function gate() {

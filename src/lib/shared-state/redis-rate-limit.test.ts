@@ -8,7 +8,7 @@ import { redisRateCounter } from './redis-rate-limit.ts';
 import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 
 const server = ensureRedisServer();
-const TIMEOUTS = { commandTimeoutMs: 2000, connectTimeoutMs: 1000 };
+const TIMEOUTS = { commandTimeoutMs: 30_000, connectTimeoutMs: 10_000 };
 
 describe.skipIf('skip' in server)('rate limits counted in Redis (a real redis-server)', () => {
   let redis: RunningRedis;

@@ -7,7 +7,7 @@ import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../.
 import { errorPageStatus } from '../../site/error-page.ts';
 
 const server = ensureRedisServer();
-const TIMEOUTS = { commandTimeoutMs: 2000, connectTimeoutMs: 1000 };
+const TIMEOUTS = { commandTimeoutMs: 30_000, connectTimeoutMs: 10_000 };
 
 describe.skipIf('skip' in server)('the shared state in Redis (a real redis-server)', () => {
   let redis: RunningRedis;

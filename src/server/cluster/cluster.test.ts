@@ -13,7 +13,7 @@ import { watchRelease, type ReleaseWatch } from './release-watch.ts';
 import { ensureRedisServer, freePort, startRedis, type RunningRedis } from '../../../tests/support/redis.ts';
 
 const server = ensureRedisServer();
-const TIMEOUTS = { commandTimeoutMs: 2000, connectTimeoutMs: 1000 };
+const TIMEOUTS = { commandTimeoutMs: 30_000, connectTimeoutMs: 10_000 };
 const env = parseServerEnv({ REVALIDATE_SECRET: 'a-revalidation-secret' });
 
 const result = (releaseId: string, scope: 'full' | 'targeted' = 'full'): PrerenderResult => ({
