@@ -5,13 +5,19 @@
  * @example endpoint(LIMITS, { auth: requireSecret(() => process.env.HOOK_SECRET, 'x-hook-secret') }, () => …)
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Guard } from './input.ts';
 import { json } from './json.ts';
 
 /** The secret a request carries: the bearer token, else the endpoint's own header. */
-export function givenSecret(headers: Headers, header?: string): string | undefined {
-  const bearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization') ?? '')?.[1];
-  return bearer ?? (header ? headers.get(header) ?? undefined : undefined);
+export function givenSecret(headers: Headers | IncomingHttpHeaders, header?: string): string | undefined {
+  const get = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const bearer = /^Bearer\s+(.+)$/i.exec(get('authorization') ?? '')?.[1];
+  return bearer ?? (header ? get(header) : undefined);
 }
 
 /** Constant time for equal lengths; false when either is missing. */

@@ -11,12 +11,11 @@ import { json } from '../../lib/http/json.ts';
 import { clientKey, rateLimiter } from '../../lib/http/rate-limit.ts';
 import { givenSecret, requireSecret, secretMatches } from '../../lib/http/secret-guard.ts';
 import { nodeRoute, type NodeContext } from '../../lib/http/node-route.ts';
+import { SECRET_HEADER } from './secret.ts';
 
 const log = getLogger('revalidate');
 
 export const REVALIDATE_PATH = '/api/revalidate';
-/** The webhook's own header for the secret (besides `Authorization: Bearer`). */
-export const SECRET_HEADER = 'x-revalidate-secret';
 
 /**
  * POST /api/revalidate's declared limits: JSON of at most 64 KiB (or no body); a content hub's
