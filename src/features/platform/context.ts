@@ -91,6 +91,12 @@ export interface PageContext extends LoadContext {
   system: SystemData;
   /** The site search, the same backend as {@link ApiContext.search} (the results page renders on the server). */
   search: () => Promise<ServerSearchBackend>;
+  /**
+   * The 404 page of this site × locale as kept for every visitor (server/render-pool/shared-renders.ts),
+   * with this request's path filled in; null while none is kept, or when the request may not share
+   * one. Set by the middleware; a route asks through {@link notFoundAnswer}.
+   */
+  keptNotFound?: () => Response | null;
 }
 
 /** What an API route gets from the middleware: system data, the data source and the services. */
@@ -128,4 +134,15 @@ export function apiContext(locals: App.Locals): ApiContext {
 export function contentContextFor(config: ContentConfig, system: SystemData, site: Site, locale: Locale, stage: Stage = 'PUBLISHED'): ContentContext {
   const chain = effectiveLocaleChain(contentLocaleChain(locale, fallbackLanguage(site, system.languages)), system.contentLocales);
   return { config, locales: chain, stage };
+}
+
+/**
+ * What a route answers once it knows its path has no page: the 404 page kept for every visitor
+ * of this site and locale (see {@link PageContext.keptNotFound}) when there is one; otherwise null,
+ * with the status set to 404, and the route renders its NotFoundPage.
+ */
+export function notFoundAnswer(astro: { locals: App.Locals; response: { status?: number } }): Response | null {
+  const kept = astro.locals.page?.keptNotFound?.() ?? null;
+  if (!kept) astro.response.status = 404;
+  return kept;
 }

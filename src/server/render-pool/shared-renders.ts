@@ -1,8 +1,15 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { COMPRESS_MIN_BYTES } from '../../lib/fs/compress.ts';
+import { isCompressibleType, negotiateEncoding, type Encoding } from '../delivery/encoding.ts';
+
 /**
  * Renders that are the same for every visitor, kept per live release (issue 31, item 2): the
  * customer-area shells per locale (their islands load the visitor's data with the bearer token
  * in the browser: the HTML holds nothing of the visitor) and the 404 page per site × locale, in
  * which only the path differs (the language menu links the same path in every other locale).
+ * A kept answer is held as bytes; a shell's also brotli- and gzip-compressed, once, so that
+ * answering it costs neither a render nor a compression (the serving thread passes an answer
+ * with its own Content-Encoding through).
  *
  * Nothing is kept on trust: a first render is only a candidate; a second request for the same key
  * is rendered too, and the candidate is kept only when it gives exactly that second answer
@@ -18,7 +25,10 @@ export interface SharedRenderRequest {
   headers: Headers;
   /** The live release the render belongs to (`locals.releaseId`). */
   releaseId: string;
-  /** The middleware's resolution: the 404 page, or a page (its path below locale and site slug). */
+  /**
+   * The 404 page may be the answer: the middleware resolved no page, or the generic content
+   * route renders the path and finds no page there (see {@link SharedKey.kind}).
+   */
   notFound: boolean;
   pagePath: string | null;
   siteId: string;
@@ -28,9 +38,13 @@ export interface SharedRenderRequest {
   customerShell: boolean;
   /** The published stage and the server's cache (no draft preview, no operator parameter, no test or next-release flag). */
   plain: boolean;
+  /** The route pattern that renders it: each route's 404 page is its own (its policy may allow other inline styles). */
+  route: string;
 }
 
 export interface SharedKey {
+  /** A 404 (kept per site × locale; only an answer with status 404 is offered) or a customer-area shell. */
+  kind: '404' | 'shell';
   key: string;
   /** The part of the HTML that differs per request (the 404's path below the locale), or null. */
   fill: string | null;
@@ -62,12 +76,12 @@ export function sharedRenderKey(r: SharedRenderRequest): SharedKey | null {
   const cookies = cookiePairs(r.headers.get('cookie'));
   if (!cookies) return null;
   const base = [r.url.host, r.siteId, r.localeSegment, ...KEYED_COOKIES.map((c) => `${c}=${cookies.get(c) ?? ''}`)].join('\n');
+  if (r.customerShell && r.pagePath !== null) return { kind: 'shell', key: `shell\n${base}\n${r.url.pathname}`, fill: null };
   if (r.notFound) {
     const tail = r.url.pathname.slice(1 + r.localeSegment.length);
     if (r.url.pathname.split('/')[1] !== r.localeSegment || tail.length < MIN_TAIL || !PLAIN_TAIL.test(tail)) return null;
-    return { key: `404\n${base}`, fill: tail };
+    return { kind: '404', key: `404\n${r.route}\n${base}`, fill: tail };
   }
-  if (r.customerShell && r.pagePath !== null) return { key: `shell\n${base}\n${r.url.pathname}`, fill: null };
   return null;
 }
 
@@ -75,19 +89,27 @@ interface Captured {
   status: number;
   statusText: string;
   headers: [string, string][];
-  /** The body split where the fill was (one part when there is no fill). */
-  parts: string[];
+  /** The body split where the fill was (one part when there is no fill), as UTF-8. */
+  parts: Uint8Array<ArrayBuffer>[];
+  /** The body compressed, per coding (only without a fill: made on first use). */
+  encoded: Partial<Record<Exclude<Encoding, 'identity'>, Uint8Array<ArrayBuffer>>>;
 }
 
 interface Entry {
   candidate: Captured | null;
   fill: string | null;
+  /** Two requests with different fills (or a shell's two requests) got the same render: answered for any fill. */
   confirmed: boolean;
+  /** The candidate's own path got the same render twice: answered for that fill alone (a broken link asked again and again). */
+  exact: boolean;
   /** Second renders that did not match their candidate. */
   mismatches: number;
 }
 
 const GIVE_UP_AFTER = 3;
+
+/** The Server-Timing metric of an answer given from a kept render (no render, no compression). */
+export const KEPT_TIMING = 'kept-render';
 
 export interface SharedRendersOptions {
   /** Keys kept per release (site × locale × cookie values × shell paths); past it nothing new is kept. */
@@ -117,12 +139,18 @@ export class SharedRenders {
     return this.entries;
   }
 
-  /** The kept answer for this key with this request's fill, once confirmed. */
-  get(releaseId: string, shared: SharedKey): Response | null {
+  /**
+   * The kept answer for this key with this request's fill, once confirmed; compressed in the
+   * coding `acceptEncoding` asks for when it has no fill.
+   */
+  get(releaseId: string, shared: SharedKey, acceptEncoding?: string | null): Response | null {
     const entry = this.forRelease(releaseId).get(shared.key);
-    if (!entry?.confirmed || !entry.candidate) return null;
+    if (!entry?.candidate || !(entry.confirmed || (entry.exact && shared.fill === entry.fill))) return null;
     this.hits++;
-    return responseOf(entry.candidate, shared.fill);
+    const res = entry.fill === null && shared.fill === null ? encodedResponse(entry.candidate, acceptEncoding ?? undefined) : responseOf(entry.candidate, shared.fill);
+    // How it was made, for operators and the checks (scripts/check-render-threads.ts).
+    res.headers.append('Server-Timing', KEPT_TIMING);
+    return res;
   }
 
   /**
@@ -133,21 +161,20 @@ export class SharedRenders {
     const captured = await capture(res, shared.fill);
     const entries = this.forRelease(releaseId);
     const answer = responseOf(captured, shared.fill);
-    // An answer that sets a cookie, or is not a page, is this visitor's alone.
-    const shareable = !captured.headers.some(([name]) => name === 'set-cookie') && (captured.status === 200 || captured.status === 404);
+    // An answer that sets a cookie, or is not the page the key is for, is this visitor's alone.
+    const shareable = !captured.headers.some(([name]) => name === 'set-cookie') && captured.status === (shared.kind === '404' ? 404 : 200);
     let entry = entries.get(shared.key);
     if (!shareable || (entry && entry.mismatches >= GIVE_UP_AFTER)) return answer;
     if (!entry) {
       if (entries.size >= this.maxEntries) return answer;
-      entry = { candidate: null, fill: null, confirmed: false, mismatches: 0 };
+      entry = { candidate: null, fill: null, confirmed: false, exact: false, mismatches: 0 };
       entries.set(shared.key, entry);
     }
     if (entry.candidate && !entry.confirmed) {
-      // The proof needs another request (another path, for a 404): the same render again proves nothing new.
-      const different = shared.fill === null || shared.fill !== entry.fill;
-      if (!different) return answer;
-      if (sameAnswer(entry.candidate, captured, shared.fill)) {
-        entry.confirmed = true;
+      if (sameAnswer(entry.candidate, captured)) {
+        // A 404's template is proven by another path only; the same path again proves that path.
+        if (shared.fill === null || shared.fill !== entry.fill) entry.confirmed = true;
+        else entry.exact = true;
         return answer;
       }
       entry.mismatches++;
@@ -155,29 +182,64 @@ export class SharedRenders {
     if (!entry.confirmed) {
       entry.candidate = captured;
       entry.fill = shared.fill;
+      entry.exact = false;
     }
     return answer;
   }
 }
 
+const utf8 = new TextEncoder();
+
 async function capture(res: Response, fill: string | null): Promise<Captured> {
   const body = await res.text();
   const headers: [string, string][] = [];
   res.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers.push([name, value]);
+    // The framing is each answer's own (a kept answer may have another path filled in, or be compressed).
+    if (name !== 'set-cookie' && name !== 'content-length' && name !== 'transfer-encoding') headers.push([name, value]);
   });
   for (const cookie of res.headers.getSetCookie()) headers.push(['set-cookie', cookie]);
-  return { status: res.status, statusText: res.statusText, headers, parts: fill ? body.split(fill) : [body] };
+  return { status: res.status, statusText: res.statusText, headers, parts: (fill ? body.split(fill) : [body]).map((p) => utf8.encode(p)), encoded: {} };
 }
 
-function sameAnswer(candidate: Captured, fresh: Captured, fill: string | null): boolean {
+function sameAnswer(candidate: Captured, fresh: Captured): boolean {
   return candidate.status === fresh.status
     && JSON.stringify(candidate.headers) === JSON.stringify(fresh.headers)
-    && candidate.parts.join(fill ?? '') === fresh.parts.join(fill ?? '');
+    && candidate.parts.length === fresh.parts.length
+    && candidate.parts.every((part, i) => Buffer.compare(part, fresh.parts[i]!) === 0);
+}
+
+function headersOf(c: Captured): Headers {
+  const headers = new Headers();
+  for (const [name, value] of c.headers) headers.append(name, value);
+  return headers;
 }
 
 function responseOf(c: Captured, fill: string | null): Response {
-  const headers = new Headers();
-  for (const [name, value] of c.headers) headers.append(name, value);
-  return new Response(c.parts.join(fill ?? ''), { status: c.status, statusText: c.statusText, headers });
+  const body = c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts.flatMap((part, i) => (i ? [utf8.encode(fill ?? ''), part] : [part])));
+  return new Response(body, { status: c.status, statusText: c.statusText, headers: headersOf(c) });
+}
+
+/** Compresses as the serving thread would on the fly (a little harder: it is done once). */
+const COMPRESS: Record<Exclude<Encoding, 'identity'>, (body: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>> = {
+  br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }),
+  gzip: (body) => gzipSync(body, { level: 9 }),
+};
+
+/**
+ * A kept answer without a fill in the coding the client accepts (the serving thread passes an
+ * answer that has a Content-Encoding through as it is); as it is when it is not worth it (the
+ * rules of the serving thread's own compression: a text type, 1 KB at least, no `no-transform`).
+ */
+function encodedResponse(c: Captured, acceptEncoding: string | undefined): Response {
+  const body = c.parts[0]!;
+  const headers = headersOf(c);
+  const worth = isCompressibleType(headers.get('content-type') ?? undefined) && body.byteLength >= COMPRESS_MIN_BYTES
+    && !headers.has('content-encoding') && !/\bno-transform\b/i.test(headers.get('cache-control') ?? '');
+  // Vary: Accept-Encoding is the serving thread's to add, as for every text answer.
+  if (!worth) return new Response(body, { status: c.status, statusText: c.statusText, headers });
+  const coding = negotiateEncoding(acceptEncoding);
+  if (coding === 'identity') return new Response(body, { status: c.status, statusText: c.statusText, headers });
+  const encoded = (c.encoded[coding] ??= COMPRESS[coding](body));
+  headers.set('Content-Encoding', coding);
+  return new Response(encoded, { status: c.status, statusText: c.statusText, headers });
 }
