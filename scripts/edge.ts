@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
+import { CO_LOCATED_WORKER_PRIORITY, workerPriorityFrom } from '../src/server/edge/nginx-config.ts';
 import { SERVING_FILE } from '../src/server/edge/edge-release.ts';
 import { ensureBrotliStatic } from './system-package.ts';
 
@@ -45,6 +46,8 @@ export async function startCluster(opts: {
   env?: Record<string, string | undefined>; quiet?: boolean;
   /** The brotli_static module (default: Debian's, installed when missing and loadable by this nginx; null: gzip only). */
   brotliModule?: string | null;
+  /** nginx's workers' nice value (default EDGE_WORKER_PRIORITY, else CO_LOCATED_WORKER_PRIORITY: the instances run on the same cores). */
+  workerPriority?: number;
 }): Promise<RunningCluster> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
@@ -60,7 +63,9 @@ export async function startCluster(opts: {
   let edge: RunningEdge | undefined;
   try {
     await Promise.all(instances.map((i) => waitForPort('127.0.0.1', i.port, i.exited)));
-    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports, brotliModule: opts.brotliModule === undefined ? ensureBrotliStatic(opts.nginxPath) : opts.brotliModule });
+    edge = await startEdge({ nginxPath: opts.nginxPath, distDir: opts.dist, prefix: opts.prefix, listen: { host, port: opts.port }, upstreams: ports, brotliModule: opts.brotliModule === undefined ? ensureBrotliStatic(opts.nginxPath) : opts.brotliModule,
+      workerPriority: opts.workerPriority ?? workerPriorityFrom(process.env.EDGE_WORKER_PRIORITY, CO_LOCATED_WORKER_PRIORITY),
+    });
   } catch (err) {
     await close();
     throw err;

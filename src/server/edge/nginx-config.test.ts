@@ -11,7 +11,7 @@ import { DELIVERY } from '../prerender/policies.ts';
 import { ensureBrotliStatic, findProgram } from '../../../scripts/system-package.ts';
 import { SEARCH_MAX_BODY } from '../../features/search/api.server.ts';
 import { waitForPort } from './nginx.ts';
-import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, type EdgeConfigInput } from './nginx-config.ts';
+import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, workerPriorityFrom, type EdgeConfigInput } from './nginx-config.ts';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc='";
 const input = (over: Partial<EdgeConfigInput> = {}): EdgeConfigInput => ({
@@ -88,6 +88,17 @@ describe('nginxConfig', () => {
     expect(none).toContain('proxy_pass http://komax_app;');
   });
 
+  it('gives the workers the nice value asked for (none by default), and reads it from EDGE_WORKER_PRIORITY with a clear error', () => {
+    expect(conf).not.toContain('worker_priority');
+    expect(nginxConfig(input({ workerPriority: 5 }))).toMatch(/^worker_priority 5;$/m);
+    expect(nginxConfig(input({ workerPriority: 0 }))).not.toContain('worker_priority');
+    expect(workerPriorityFrom(undefined, 5)).toBe(5);
+    expect(workerPriorityFrom(' ', 5)).toBe(5);
+    expect(workerPriorityFrom('-3', 5)).toBe(-3);
+    expect(workerPriorityFrom('0', 5)).toBe(0);
+    for (const bad of ['20', '1.5', 'high', '-21']) expect(() => workerPriorityFrom(bad, 5), bad).toThrow(/EDGE_WORKER_PRIORITY must be a whole number from -20 to 19/);
+  });
+
   it('refuses a configuration without upstreams', () => {
     expect(() => nginxConfig(input({ upstreams: [] }))).toThrow(/at least one upstream/);
   });
@@ -131,7 +142,7 @@ describe.skipIf(!nginx)('nginx -t', () => {
 
   it('accepts the configuration', () => {
     for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'tmp', d), { recursive: true });
-    writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(input({ prefix, user: process.getuid?.() === 0 ? 'root' : undefined })));
+    writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(input({ prefix, user: process.getuid?.() === 0 ? 'root' : undefined, workerPriority: 5 })));
     const run = spawnSync(nginx!, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { encoding: 'utf8' });
     expect(run.stderr).toContain('test is successful');
   });

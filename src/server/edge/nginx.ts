@@ -25,6 +25,8 @@ export interface EdgeOptions {
   pollMs?: number;
   /** The brotli_static module to load (scripts/system-package.ts ensureBrotliStatic); without, gzip only. */
   brotliModule?: string | null;
+  /** The workers' nice value (EdgeConfigInput.workerPriority). */
+  workerPriority?: number;
 }
 
 export interface RunningEdge {
@@ -77,6 +79,7 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
     // nginx started as root runs its workers as another user: this one, so they read what it can.
     user: process.getuid?.() === 0 ? userInfo().username : undefined,
     brotliModule: opts.brotliModule ?? null,
+    workerPriority: opts.workerPriority,
   };
   /** Writes the configuration of release `id` (atomically: nginx may read it at any moment). */
   const write = (id: string | null): string | null => {
