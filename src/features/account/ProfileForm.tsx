@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import { apiFetch } from '../../lib/identity/session.ts';
 import { LoadingButton } from '../../components/ui/LoadingButton.tsx';
 import { failureMessages, outcomeOf, ProfileSchema, thrown, type Profile } from './api-client.ts';
@@ -29,15 +29,15 @@ interface Props {
 
 const valuesOf = (p: Profile): Values => Object.fromEntries(FIELDS.map((f) => [f, p[f]])) as Values;
 
-/** The profile (spec customer-area §3, §5): first and last name required; identity management checks the rest. */
-export function ProfileForm({ profile, readOnly, countries, languages, numbers, m, onSaved }: Props) {
-  const id = useId();
-  const formRef = useRef<HTMLFormElement>(null);
+/**
+ * The form's values, errors and notice, and its save: the required fields checked first, then a
+ * PATCH whose answer becomes the saved values, field errors or a notice.
+ */
+function useProfileEditor({ profile, readOnly, numbers, m, onSaved }: Omit<Props, 'countries' | 'languages'>, formRef: RefObject<HTMLFormElement | null>) {
   const [values, setValues] = useState<Values>(() => valuesOf(profile));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
-  const label = (f: Field) => m[`account.${f}`];
 
   const required = (v: Values) => Object.fromEntries(missingRequired(v).map((f) => [f, [m[REQUIRED_MESSAGE[f]]]])) as Record<string, string[]>;
   const focusFirst = (errs: Record<string, string[]>) => {
@@ -76,6 +76,15 @@ export function ProfileForm({ profile, readOnly, countries, languages, numbers, 
       setNotice({ type: 'error', message: m[outcome.kind === 'failed' && outcome.unknown ? 'account.profile.unknownOutcome' : 'account.profile.failed'], detail: outcome.detail });
     }
   };
+  return { values, setValues, errors, setErrors, saving, notice, setNotice, required, onSubmit };
+}
+
+/** The profile (spec customer-area §3, §5): first and last name required; identity management checks the rest. */
+export function ProfileForm({ profile, readOnly, countries, languages, numbers, m, onSaved }: Props) {
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { values, setValues, errors, setErrors, saving, notice, setNotice, required, onSubmit } = useProfileEditor({ profile, readOnly, numbers, m, onSaved }, formRef);
+  const label = (f: Field) => m[`account.${f}`];
 
   const fieldProps = (f: Field) => ({
     id: `${id}-${f}`,

@@ -46,6 +46,45 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** A product's column head: its card (image, brand, name, variant choice), a placeholder while it loads, or why it is missing; and its remove button. */
+function ProductHeader({ column: c, system, prefix, m }: { column: ComparisonColumn; system: MeasurementSystem; prefix: string; m: ComparisonGroupMessages }) {
+  return (
+    <th scope="col" className="comparison-product" aria-busy={c.detail === undefined || undefined}>
+      {c.detail === undefined ? (
+        <div className="comparison-product__placeholder">
+          <span className="skeleton skeleton--image" aria-hidden="true" />
+          <span className="skeleton skeleton--line" aria-hidden="true" />
+          <span className="visually-hidden">{m['comparison.loadingProduct']}</span>
+        </div>
+      ) : c.detail === null ? (
+        <p className="comparison-product__missing">{fill(m['comparison.unavailable'], { name: c.slug })}</p>
+      ) : (
+        <div className="comparison-product__card">
+          <img src={c.detail.imageUrl} alt="" width={IMAGE_PRESETS.ProductCard.width} height={IMAGE_PRESETS.ProductCard.height} loading="lazy" />
+          {/* The logo is decoration: the brand's name follows it. Box 288×96 shown at half (Brand preset). */}
+          {c.detail.brandImageUrl && <img className="comparison-product__logo" src={c.detail.brandImageUrl} alt="" width={IMAGE_PRESETS.Brand.width} height={IMAGE_PRESETS.Brand.height} loading="lazy" />}
+          <span className="comparison-product__brand">{c.detail.brand}</span>
+          <a className="comparison-product__name" href={`${prefix}${c.detail.route}`}>{c.detail.name}</a>
+          {c.detail.variants.length > 0 && (
+            <select
+              className="comparison-product__variant"
+              aria-label={fill(m['comparison.variantOf'], { name: c.detail.name })}
+              value={c.selectedVariantId ?? ''}
+              onChange={(e) => changeBasketVariant(c.key, e.target.value || null)}
+            >
+              {c.selectedVariantId === null && <option value="">—</option>}
+              {c.detail.variants.map((v) => <option key={v.id} value={v.id}>{variantName(v, system)}</option>)}
+            </select>
+          )}
+        </div>
+      )}
+      <button type="button" className="comparison-product__remove" onClick={() => removeFromBasket(c.key)}>
+        <Icon name="close" size={16} /><span className="visually-hidden">{fill(m['comparison.remove'], { name: c.detail?.name ?? c.slug })}</span>
+      </button>
+    </th>
+  );
+}
+
 /** One classification of the comparison: a table of its products, specification by specification. */
 export function ComparisonGroup({ group, details, system, hideIdentical, onHideIdentical, prefix, numberLocale, messages: m }: Props) {
   const columns: ComparisonColumn[] = group.products.map((p) => ({ key: p.key, slug: p.slug, selectedVariantId: p.variantId, detail: details[p.slug] }));
@@ -91,39 +130,7 @@ export function ComparisonGroup({ group, details, system, hideIdentical, onHideI
             <tr>
               <th scope="col" className="comparison-table__corner">{m['comparison.specification']}</th>
               {columns.map((c) => (
-                <th scope="col" key={c.key} className="comparison-product" aria-busy={c.detail === undefined || undefined}>
-                  {c.detail === undefined ? (
-                    <div className="comparison-product__placeholder">
-                      <span className="skeleton skeleton--image" aria-hidden="true" />
-                      <span className="skeleton skeleton--line" aria-hidden="true" />
-                      <span className="visually-hidden">{m['comparison.loadingProduct']}</span>
-                    </div>
-                  ) : c.detail === null ? (
-                    <p className="comparison-product__missing">{fill(m['comparison.unavailable'], { name: c.slug })}</p>
-                  ) : (
-                    <div className="comparison-product__card">
-                      <img src={c.detail.imageUrl} alt="" width={IMAGE_PRESETS.ProductCard.width} height={IMAGE_PRESETS.ProductCard.height} loading="lazy" />
-                      {/* The logo is decoration: the brand's name follows it. Box 288×96 shown at half (Brand preset). */}
-                      {c.detail.brandImageUrl && <img className="comparison-product__logo" src={c.detail.brandImageUrl} alt="" width={IMAGE_PRESETS.Brand.width} height={IMAGE_PRESETS.Brand.height} loading="lazy" />}
-                      <span className="comparison-product__brand">{c.detail.brand}</span>
-                      <a className="comparison-product__name" href={`${prefix}${c.detail.route}`}>{c.detail.name}</a>
-                      {c.detail.variants.length > 0 && (
-                        <select
-                          className="comparison-product__variant"
-                          aria-label={fill(m['comparison.variantOf'], { name: c.detail.name })}
-                          value={c.selectedVariantId ?? ''}
-                          onChange={(e) => changeBasketVariant(c.key, e.target.value || null)}
-                        >
-                          {c.selectedVariantId === null && <option value="">—</option>}
-                          {c.detail.variants.map((v) => <option key={v.id} value={v.id}>{variantName(v, system)}</option>)}
-                        </select>
-                      )}
-                    </div>
-                  )}
-                  <button type="button" className="comparison-product__remove" onClick={() => removeFromBasket(c.key)}>
-                    <Icon name="close" size={16} /><span className="visually-hidden">{fill(m['comparison.remove'], { name: c.detail?.name ?? c.slug })}</span>
-                  </button>
-                </th>
+                <ProductHeader key={c.key} column={c} system={system} prefix={prefix} m={m} />
               ))}
             </tr>
           </thead>
