@@ -7,13 +7,14 @@ import { contentContextFor } from '../platform/context.ts';
 import { routeRequest } from '../platform/run-data.server.ts';
 import { loadCatalogueRoute } from './load.server.ts';
 import { captureLogs } from '../../../tests/support/log.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const world = useDemoWorld();
 
 /** Loads a catalogue path of the main site in a locale, as a request for it would. */
 function load(path: string, locale = makeLocale('en', 'CH'), data: DataSource = cachedSource(new DataCache(), 'use', false)) {
   const { services, system } = world;
-  const site = system.sites.find((s) => s.isMain)!;
+  const site = mainSite(system)!;
   const req = routeRequest(system, 'localhost', site, locale, path);
   const type = path.startsWith('/services') ? 'service' : 'product';
   return loadCatalogueRoute({ data, content: contentContextFor(services.content, system, site, locale), services }, req, type);

@@ -10,13 +10,14 @@ import type { SourcedRoute } from '../platform/route-source.ts';
 import { catalogueSource } from './source.server.ts';
 import type { ProductDetail, ProductReference } from '../../lib/catalogue/index.ts';
 import { createHash } from 'node:crypto';
+import { mainSite } from '../../site/main-site.ts';
 
 let demo: DemoServices;
 let services: Services;
 let system: SystemData;
 
 const hash = (r: unknown) => createHash('sha256').update(JSON.stringify(r ?? null)).digest('base64url');
-const main = () => system.sites.find((s) => s.isMain)!;
+const main = () => mainSite(system)!;
 const context = (lang: string, cc: string | null, data: RunDataStore = createRunData()) =>
   routeSourceContext({ system, site: main(), locale: makeLocale(lang, cc), host: 'localhost', services, data, hash });
 const paths = (routes: SourcedRoute[]) => routes.map((r) => r.pagePath);

@@ -9,13 +9,14 @@ import type { Services } from '../platform/context.ts';
 import { createRunData, routeSourceContext, type RunDataStore } from '../platform/run-data.server.ts';
 import type { SourcedRoute } from '../platform/route-source.ts';
 import { editorialSource } from './source.server.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 let demo: DemoServices;
 let services: Services;
 let system: SystemData;
 
 const hash = (r: unknown) => createHash('sha256').update(JSON.stringify(r ?? null)).digest('base64url');
-const main = () => system.sites.find((s) => s.isMain)!;
+const main = () => mainSite(system)!;
 const context = (data: RunDataStore = createRunData()) =>
   routeSourceContext({ system, site: main(), locale: makeLocale('en', null), host: 'localhost', services, data, hash });
 const byPath = (routes: SourcedRoute[]) => new Map(routes.map((r) => [r.pagePath, r]));

@@ -4,13 +4,14 @@ import { contentContextFor } from './context.ts';
 import { directTarget } from './direct.server.ts';
 import { routeRequest } from './run-data.server.ts';
 import { useDemoWorld } from '../../../tests/support/services.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 const world = useDemoWorld();
 
 /** Where `{path}?direct=true&utm=x` on the main site (localhost:4321) leads, in a locale. */
 function direct(path: string, locale = makeLocale('en', null)) {
   const { services, system } = world;
-  const site = system.sites.find((s) => s.isMain)!;
+  const site = mainSite(system)!;
   const req = routeRequest(system, 'localhost', site, locale, path);
   const url = new URL(`http://localhost:4321${req.page.pagePath ? `/${locale.urlCode}${req.page.pagePath}` : ''}?direct=true&utm=x`);
   return directTarget(contentContextFor(services.content, system, site, locale), req, url);

@@ -10,6 +10,7 @@ import { ROUTE_SOURCES } from '../../server/prerender/sources.ts';
 import { contentContextFor, type Services } from './context.ts';
 import type { PageLoader } from './route-source.ts';
 import { createRunData, routeRequest, routeSourceContext } from './run-data.server.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 /**
  * Parity of the two paths: for the prerendered routes of every page kind, site and locale tested,
@@ -82,7 +83,7 @@ afterAll(() => demo.close());
 describe('prerendered and on-demand models', () => {
   let routes: Built[] = [];
   beforeAll(async () => {
-    const main = system.sites.find((s) => s.isMain)!;
+    const main = mainSite(system)!;
     const wanted = ['en', 'de-ch', 'en-us'];
     const mainLocales = siteLocales(main, system).filter((l) => wanted.includes(l.urlCode));
     const others = system.sites.filter((s) => !s.isMain).map((s) => [s, siteLocales(s, system)[0]!] as const);

@@ -5,6 +5,7 @@ import { siteLocales } from '../../site/locale.ts';
 import type { SystemData } from '../../site/types.ts';
 import type { Services } from './context.ts';
 import { createRunData, routeSourceContext } from './run-data.server.ts';
+import { mainSite } from '../../site/main-site.ts';
 
 let hub: DemoContentHub;
 let system: SystemData;
@@ -17,7 +18,7 @@ afterAll(() => hub.close());
 
 /** Builds the home route with a loader that reads one record, which fails while `failing` is set. */
 async function buildReading(failing: boolean): Promise<string[]> {
-  const main = system.sites.find((s) => s.isMain)!;
+  const main = mainSite(system)!;
   const locale = siteLocales(main, system).find((l) => l.urlCode === 'en')!;
   const ctx = routeSourceContext({
     system, site: main, locale, host: 'localhost', services: { content: { endpoint: hub.url } } as unknown as Services,
@@ -40,7 +41,7 @@ describe('a route built by the prerender', () => {
   });
 
   it('fails when its loader does not handle the failed read', async () => {
-    const main = system.sites.find((s) => s.isMain)!;
+    const main = mainSite(system)!;
     const ctx = routeSourceContext({
       system, site: main, locale: siteLocales(main, system)[0]!, host: 'localhost', services: {} as Services, data: createRunData(), hash: (r) => JSON.stringify(r),
     });
