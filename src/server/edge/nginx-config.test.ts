@@ -99,6 +99,15 @@ describe('nginxConfig', () => {
     for (const bad of ['20', '1.5', 'high', '-21']) expect(() => workerPriorityFrom(bad, 5), bad).toThrow(/EDGE_WORKER_PRIORITY must be a whole number from -20 to 19/);
   });
 
+  it('keeps release files open within the workers\' descriptor limit, and never the edge cache\'s files', () => {
+    expect(conf).toMatch(/^worker_rlimit_nofile 32768;$/m);
+    expect(conf).toContain('open_file_cache max=8192 ');
+    // Both cached locations (the search API and @app) read their cache files without keeping them.
+    const cached = conf.split(/\n\s*location /).filter((block) => block.includes('proxy_cache komax_edge;'));
+    expect(cached.length).toBe(2);
+    for (const block of cached) expect(block).toContain('open_file_cache off;');
+  });
+
   it('refuses a configuration without upstreams', () => {
     expect(() => nginxConfig(input({ upstreams: [] }))).toThrow(/at least one upstream/);
   });
