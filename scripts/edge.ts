@@ -2,6 +2,7 @@
 // loopback port, over the same DIST_DIR) behind nginx (src/server/edge/). Used by
 // npm run start:edge, the serving benchmarks and the edge e2e spec.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEdge, waitForPort, type RunningEdge } from '../src/server/edge/nginx.ts';
 import { CO_LOCATED_WORKER_PRIORITY, workerPriorityFrom } from '../src/server/edge/nginx-config.ts';
@@ -16,12 +17,15 @@ export interface Instance {
 }
 
 /** One Node instance: `node src/server/main.ts` with its own PORT (the rest of the environment shared). */
-export function spawnInstance(opts: { root: string; dist: string; port: number; env?: Record<string, string | undefined>; quiet?: boolean }): Instance {
+export function spawnInstance(opts: { root: string; dist: string; port: number; env?: Record<string, string | undefined>; quiet?: boolean; logFile?: string }): Instance {
+  // Its log (standard output): to `logFile` (appended), dropped when quiet, else this process's.
+  const out = opts.logFile ? openSync(opts.logFile, 'a') : opts.quiet ? 'ignore' : 'inherit';
   const child = spawn(process.execPath, [join(opts.root, 'src/server/main.ts')], {
     cwd: opts.root,
     env: { ...process.env, ...opts.env, DIST_DIR: opts.dist, PORT: String(opts.port), HOST: '127.0.0.1' },
-    stdio: ['ignore', opts.quiet ? 'ignore' : 'inherit', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  if (typeof out === 'number') closeSync(out);
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   return { port: opts.port, process: child, exited };
 }
@@ -44,6 +48,8 @@ export async function startCluster(opts: {
   root: string; dist: string; nginxPath: string; prefix: string;
   host?: string; port: number; workers: number; upstreamPorts?: number[];
   env?: Record<string, string | undefined>; quiet?: boolean;
+  /** Where the instances' logs go (appended), instead of this process's output. */
+  logFile?: string;
   /** The brotli_static module (default: Debian's, installed when missing and loadable by this nginx; null: gzip only). */
   brotliModule?: string | null;
   /** nginx's workers' nice value (default EDGE_WORKER_PRIORITY, else CO_LOCATED_WORKER_PRIORITY: the instances run on the same cores). */
@@ -53,7 +59,7 @@ export async function startCluster(opts: {
   const ports = opts.upstreamPorts ?? Array.from({ length: opts.workers }, (_, i) => opts.port - 1 - i);
   // EDGE_SERVING_FILE: a revalidation answers once the edge serves its release (edge-release.ts).
   const env = { PUBLIC_PORT: String(opts.port), TRUST_PROXY: 'loopback', EDGE_SERVING_FILE: join(opts.prefix, SERVING_FILE), ...opts.env };
-  const respawn = (port: number) => spawnInstance({ root: opts.root, dist: opts.dist, port, env, quiet: opts.quiet });
+  const respawn = (port: number) => spawnInstance({ root: opts.root, dist: opts.dist, port, env, quiet: opts.quiet, logFile: opts.logFile });
   const instances = ports.map(respawn);
   const close = async () => {
     await edge?.close();

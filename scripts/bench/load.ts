@@ -11,7 +11,7 @@
 // prerenders when dist/ has no release (or with --prerender); never fails on a number. Ports:
 // --port P for the server (nginx with --edge), P-1 … P-4 for the emulators, P-5, P-6 … the instances.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,38 @@ const TARGET_P99_MS = 100;
 const TARGET_PAGE_P99_MS = 50;
 const TARGET_ON_DEMAND_P99_MS = 300;
 const TARGET_RSS_GROWTH = 0.05;
+
+/** The instances' log lines (JSON, or pretty text) counted by message, the most frequent first. */
+function loggedErrors(file: string): string {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
+  if (!lines.length) return 'the instances logged no error';
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    let message = line;
+    try {
+      const parsed = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+      message = [parsed.msg, parsed.err?.message].filter(Boolean).join(': ') || line;
+    } catch { /* a pretty-printed line */ }
+    message = message.replace(/\d{3,}/g, 'N').slice(0, 200);
+    counts.set(message, (counts.get(message) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([m, n]) => `  ${n} × ${m}`);
+  return `the instances logged ${lines.length} lines (${instanceLogName(file)}):\n${top.join('\n')}`;
+}
+const instanceLogName = (file: string) => file.slice(file.lastIndexOf('/') + 1);
+
+/** nginx's error log (warnings and worse) counted by message, without the time, request and client details. */
+function edgeErrors(file: string): string {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
+  if (!lines.length) return 'the edge logged no warning or error';
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const message = line.replace(/^\S+ \S+ /, '').replace(/\d+#\d+: \*?\d* ?/, '').replace(/, client: .*$/, '').replace(/\d{3,}/g, 'N').slice(0, 200);
+    counts.set(message, (counts.get(message) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([m, n]) => `  ${n} × ${m}`);
+  return `the edge logged ${lines.length} lines:\n${top.join('\n')}`;
+}
 
 const children: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'komax-bench-load-'));
@@ -204,6 +236,8 @@ let serverPids: (number | undefined)[];
 /** The processes whose CPU time is the servers': the instances, and nginx (its workers with it) with --edge. */
 let cpuPids: (number | undefined)[];
 let closeEdge: (() => Promise<void>) | null = null;
+/** The instances' log with --edge (errors only): summed up after the run. */
+const instanceLog = join(work, 'instances.log');
 if (EDGE) {
   const { startCluster } = await import('../edge.ts');
   const { ensureNginx } = await import('../system-package.ts');
@@ -211,7 +245,7 @@ if (EDGE) {
   const cluster = await startCluster({
     root, dist, nginxPath: ensureNginx(), prefix: join(work, 'edge'), port: PORT, workers,
     upstreamPorts: Array.from({ length: workers }, (_, i) => PORT - 5 - i),
-    env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, quiet: true,
+    env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, logFile: instanceLog,
   });
   closeEdge = cluster.close;
   process.on('exit', () => { for (const i of cluster.instances) i.process.kill('SIGTERM'); cluster.edge.process.kill('SIGQUIT'); });
@@ -404,5 +438,6 @@ const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const target = (name: string, r: Row | undefined, limit: number) => (r ? `${name} p99 < ${limit} ms → ${r.p99} ms (${met(r.p99 < limit)})` : `${name}: –`);
 console.log(`\ntargets: 0 errors → ${errorTotal} (${met(errorTotal === 0)}); ${target('prerendered', byName.get('prerendered'), TARGET_PAGE_P99_MS)}; ${target('on demand', byName.get('on demand'), TARGET_ON_DEMAND_P99_MS)}; ${target('all', all, TARGET_P99_MS)}; RSS flat after warm-up (end ≤ middle + ${TARGET_RSS_GROWTH * 100} %) → ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (${met(growth <= TARGET_RSS_GROWTH)})`);
 if (perMinute.length) console.log(`\nper minute:\n${perMinute.join('\n')}`);
+if (EDGE) console.log(`\n${loggedErrors(instanceLog)}\n${edgeErrors(join(work, 'edge', 'error.log'))}`);
 await closeEdge?.();
 process.exit(0);
