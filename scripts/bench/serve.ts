@@ -111,7 +111,9 @@ const plain = spawn(nginx, ['-p', work, '-c', join(work, 'nginx.conf'), '-e', jo
 children.push(plain);
 
 // 4. The edge: the generated configuration in front of WORKERS instances.
-cluster = await startCluster({ root, dist, nginxPath: nginx, prefix: join(work, 'edge'), port: EDGE_PORT, workers: WORKERS, env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, quiet: true });
+// The edge's workers at the default priority, as nginx alone's: this run is static pages only, with
+// no render or search to give way to (start:edge runs them at nice 5 beside the instances).
+cluster = await startCluster({ root, dist, nginxPath: nginx, prefix: join(work, 'edge'), port: EDGE_PORT, workers: WORKERS, env: { LOG_LEVEL: 'error', NODE_ENV: 'production' }, quiet: true, workerPriority: 0 });
 
 await waitFor(`http://127.0.0.1:${OUR_PORT}/en`, HEADERS);
 await waitFor(`http://127.0.0.1:${NGINX_PORT}/en`, HEADERS);

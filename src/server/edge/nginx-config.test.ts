@@ -11,7 +11,7 @@ import { DELIVERY } from '../prerender/policies.ts';
 import { ensureBrotliStatic, findProgram } from '../../../scripts/system-package.ts';
 import { SEARCH_MAX_BODY } from '../../features/search/api.server.ts';
 import { waitForPort } from './nginx.ts';
-import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, workerPriorityFrom, type EdgeConfigInput } from './nginx-config.ts';
+import { dynamicArgsPattern, dynamicCookiePattern, EDGE_CACHE_BODY_BUFFER, EDGE_CACHED_API_PATTERN, nginxConfig, ODD_TARGET_PATTERN, quote, workerNofileFrom, workerPriorityFrom, type EdgeConfigInput } from './nginx-config.ts';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc='";
 const input = (over: Partial<EdgeConfigInput> = {}): EdgeConfigInput => ({
@@ -100,7 +100,14 @@ describe('nginxConfig', () => {
   });
 
   it('keeps release files open within the workers\' descriptor limit, and never the edge cache\'s files', () => {
-    expect(conf).toMatch(/^worker_rlimit_nofile 32768;$/m);
+    expect(conf).not.toMatch(/^worker_rlimit_nofile/m);
+    expect(nginxConfig(input({ workerNofile: 20000 }))).toMatch(/^worker_rlimit_nofile 20000;$/m);
+    const limits = (hard: string) => `Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 ${hard}                files\n`;
+    expect(workerNofileFrom(limits('20000'))).toBe(20000);
+    expect(workerNofileFrom(limits('1048576'))).toBe(32768);
+    expect(workerNofileFrom(limits('unlimited'))).toBe(32768);
+    expect(workerNofileFrom(null)).toBeNull();
+    expect(workerNofileFrom('Max cpu time unlimited unlimited seconds')).toBeNull();
     expect(conf).toContain('open_file_cache max=8192 ');
     // Both cached locations (the search API and @app) read their cache files without keeping them.
     const cached = conf.split(/\n\s*location /).filter((block) => block.includes('proxy_cache komax_edge;'));

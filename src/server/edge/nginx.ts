@@ -9,7 +9,7 @@ import { readPointer } from '../release/release.ts';
 import { DELIVERY } from '../prerender/policies.ts';
 import { getLogger } from '../../lib/log/index.ts';
 import { readEdgeRelease, SERVING_FILE, writeServing } from './edge-release.ts';
-import { nginxConfig, type EdgeConfigInput } from './nginx-config.ts';
+import { nginxConfig, workerNofileFrom, type EdgeConfigInput } from './nginx-config.ts';
 
 const log = getLogger('edge');
 
@@ -65,6 +65,15 @@ function workers(master: number | undefined): number[] {
   }
 }
 
+/** This process's resource limits (Linux), which nginx inherits; null elsewhere. */
+function readLimits(): string | null {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
   const staticRoot = join(opts.distDir, 'static');
   const conf = join(opts.prefix, 'nginx.conf');
@@ -80,6 +89,7 @@ export async function startEdge(opts: EdgeOptions): Promise<RunningEdge> {
     user: process.getuid?.() === 0 ? userInfo().username : undefined,
     brotliModule: opts.brotliModule ?? null,
     workerPriority: opts.workerPriority,
+    workerNofile: workerNofileFrom(readLimits()),
   };
   /** Writes the configuration of release `id` (atomically: nginx may read it at any moment). */
   const write = (id: string | null): string | null => {
