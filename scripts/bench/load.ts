@@ -39,37 +39,31 @@ const TARGET_PAGE_P99_MS = 50;
 const TARGET_ON_DEMAND_P99_MS = 300;
 const TARGET_RSS_GROWTH = 0.05;
 
-/** The instances' log lines (JSON, or pretty text) counted by message, the most frequent first. */
-function loggedErrors(file: string): string {
+/** A log file's lines, each made a message by `message`, counted: the 8 most frequent first. */
+function countedLog(file: string, what: string, message: (line: string) => string): string {
   const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
-  if (!lines.length) return 'the instances logged no error';
+  if (!lines.length) return `${what} logged nothing`;
   const counts = new Map<string, number>();
   for (const line of lines) {
-    let message = line;
-    try {
-      const parsed = JSON.parse(line) as { msg?: string; err?: { message?: string } };
-      message = [parsed.msg, parsed.err?.message].filter(Boolean).join(': ') || line;
-    } catch { /* a pretty-printed line */ }
-    message = message.replace(/\d{3,}/g, 'N').slice(0, 200);
-    counts.set(message, (counts.get(message) ?? 0) + 1);
+    const m = message(line).replace(/\d{3,}/g, 'N').slice(0, 200);
+    counts.set(m, (counts.get(m) ?? 0) + 1);
   }
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([m, n]) => `  ${n} × ${m}`);
-  return `the instances logged ${lines.length} lines (${instanceLogName(file)}):\n${top.join('\n')}`;
+  return `${what} logged ${lines.length} lines:\n${top.join('\n')}`;
 }
-const instanceLogName = (file: string) => file.slice(file.lastIndexOf('/') + 1);
 
-/** nginx's error log (warnings and worse) counted by message, without the time, request and client details. */
-function edgeErrors(file: string): string {
-  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
-  if (!lines.length) return 'the edge logged no warning or error';
-  const counts = new Map<string, number>();
-  for (const line of lines) {
-    const message = line.replace(/^\S+ \S+ /, '').replace(/\d+#\d+: \*?\d* ?/, '').replace(/, client: .*$/, '').replace(/\d{3,}/g, 'N').slice(0, 200);
-    counts.set(message, (counts.get(message) ?? 0) + 1);
+/** The instances' log (errors only: JSON lines, or pretty text) by message. */
+const loggedErrors = (file: string) => countedLog(file, 'the instances', (line) => {
+  try {
+    const parsed = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+    return [parsed.msg, parsed.err?.message].filter(Boolean).join(': ') || line;
+  } catch {
+    return line;
   }
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([m, n]) => `  ${n} × ${m}`);
-  return `the edge logged ${lines.length} lines:\n${top.join('\n')}`;
-}
+});
+
+/** nginx's error log (warnings and worse) by message, without the time, process, request and client. */
+const edgeErrors = (file: string) => countedLog(file, 'the edge', (line) => line.replace(/^\S+ \S+ /, '').replace(/\d+#\d+: \*?\d* ?/, '').replace(/, client: .*$/, ''));
 
 const children: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'komax-bench-load-'));
