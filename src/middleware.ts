@@ -139,12 +139,9 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
   } satisfies PageContext;
   // What is the same for every visitor of this release is rendered once (server/render-pool/shared-renders.ts).
   const releaseId = locals.releaseId ?? '';
-  // A route finds out while it runs that its path has no page (a content page, a product, a
-  // story …): it asks for the kept 404 page then (notFoundAnswer), and a fresh 404 it renders is offered.
-  const routeMayNotFind = resolution.kind === 'page';
   const shared = releaseId && !preset && !misplaced ? sharedRenderKey({
     method: context.request.method, url, headers: context.request.headers, releaseId,
-    notFound: resolution.kind === 'not-found' || routeMayNotFind, pagePath, siteId: req.site.id, localeSegment: req.locale.urlCode,
+    pagePath, siteId: req.site.id, localeSegment: req.locale.urlCode,
     customerShell: resolution.kind === 'page' && isCustomerAreaPagePath(req.page.pagePath),
     plain: preview.stage === 'PUBLISHED' && cacheMode === 'use' && !req.flags.testing && !req.flags.nextRelease,
     route: context.routePattern,
@@ -153,7 +150,9 @@ async function resolve(context: APIContext, next: MiddlewareNext): Promise<Respo
     const acceptEncoding = context.request.headers.get('accept-encoding');
     // Only a GET's render is offered (a HEAD's body proves nothing).
     const offer = (res: Response) => (context.request.method === 'GET' ? sharedRenders.offer(releaseId, shared, res) : res);
-    if (shared.kind === 'shell' || !routeMayNotFind) return sharedRenders.get(releaseId, shared, acceptEncoding) ?? offer(preview.finish(await next()));
+    if (shared.kind === 'shell') return sharedRenders.get(releaseId, shared, acceptEncoding) ?? offer(preview.finish(await next()));
+    // A route finds out while it runs that its path has no page (a content page, a product, a
+    // story …): it asks for the kept 404 page then (notFoundAnswer), and a fresh 404 it renders is offered.
     let keptGiven = false;
     locals.page.keptNotFound = () => {
       const kept = sharedRenders.get(releaseId, shared, acceptEncoding);

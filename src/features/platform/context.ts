@@ -92,7 +92,7 @@ export interface PageContext extends LoadContext {
   /** The site search, the same backend as {@link ApiContext.search} (the results page renders on the server). */
   search: () => Promise<ServerSearchBackend>;
   /**
-   * The 404 page of this site × locale as kept for every visitor (server/render-pool/shared-renders.ts),
+   * The 404 page of this route × site × locale as kept for every visitor (server/render-pool/shared-renders.ts),
    * with this request's path filled in; null while none is kept, or when the request may not share
    * one. Set by the middleware; a route asks through {@link notFoundAnswer}.
    */

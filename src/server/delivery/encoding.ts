@@ -94,13 +94,18 @@ function setHeader(res: ServerResponse, headers: OutgoingHttpHeaders | undefined
 /** Bytes of written chunks that go to the compressor at once, without waiting for the turn's end. */
 const BATCH_BYTES = 16 * 1024;
 
-/** Whether an answer is worth compressing: a body-carrying status, a text-like type, no coding or range of its own, no `no-transform`, and at least 1 KB if its length is declared. */
-function worthCompressing(res: ServerResponse, headers: OutgoingHttpHeaders | undefined, status: number): boolean {
-  const length = headerOf(res, headers, 'content-length');
-  return status >= 200 && status !== 204 && status !== 206 && status !== 304 && isCompressibleType(headerOf(res, headers, 'content-type'))
-    && !headerOf(res, headers, 'content-encoding') && !headerOf(res, headers, 'content-range')
-    && !/\bno-transform\b/i.test(headerOf(res, headers, 'cache-control') ?? '')
-    && (length === undefined || Number(length) >= COMPRESS_MIN_BYTES);
+/**
+ * Whether an answer is worth compressing: a body-carrying status, a text-like type, no coding or
+ * range of its own, no `no-transform`, and at least 1 KB if its length is declared. `header`
+ * reads one of its headers (lower-case name). Also the rule of renders kept compressed
+ * (render-pool/shared-renders.ts).
+ */
+export function worthCompressing(status: number, header: (name: string) => string | null | undefined): boolean {
+  const length = header('content-length');
+  return status >= 200 && status !== 204 && status !== 206 && status !== 304 && isCompressibleType(header('content-type') ?? undefined)
+    && !header('content-encoding') && !header('content-range')
+    && !/\bno-transform\b/i.test(header('cache-control') ?? '')
+    && (length === undefined || length === null || Number(length) >= COMPRESS_MIN_BYTES);
 }
 
 type RawWrite = (this: ServerResponse, ...a: unknown[]) => boolean;
@@ -208,7 +213,7 @@ export function compressOnTheFly(req: IncomingMessage, res: ServerResponse): voi
       if (headers) for (const k of Object.keys(headers)) if (k.toLowerCase() === 'vary') { res.setHeader('Vary', `${String(headers[k])}, Accept-Encoding`); delete headers[k]; }
     }
     const length = headerOf(res, headers, 'content-length');
-    const eligible = encoding !== 'identity' && worthCompressing(res, headers, status);
+    const eligible = encoding !== 'identity' && worthCompressing(status, (name) => headerOf(res, headers, name));
     pending = { status, rest, headers };
     if (!eligible || length !== undefined) flush(eligible);
     return res;

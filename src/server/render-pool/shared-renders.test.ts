@@ -6,10 +6,10 @@ const request = (path: string, more: Partial<Omit<SharedRenderRequest, 'url' | '
   const { headers, ...rest } = more;
   return {
     method: 'GET', url: new URL(`http://localhost:4321${path}`), headers: new Headers(headers), releaseId: 'r1',
-    notFound: true, pagePath: null, siteId: 'main', localeSegment: 'en', customerShell: false, plain: true, route: '/[...path]', ...rest,
+    pagePath: null, siteId: 'main', localeSegment: 'en', customerShell: false, plain: true, route: '/[...path]', ...rest,
   };
 };
-const shell = (path: string, more: Parameters<typeof request>[1] = {}) => request(path, { notFound: false, pagePath: '/mykomax', customerShell: true, ...more });
+const shell = (path: string, more: Parameters<typeof request>[1] = {}) => request(path, { pagePath: '/mykomax', customerShell: true, ...more });
 
 /** The 404 page as the App renders it: the path in the language menu of every locale. */
 const notFoundPage = (tail: string, extra = '') => new Response(`<html><a href="/de${tail}">Deutsch</a><a href="/fr${tail}">Français</a>${extra}</html>`, {
@@ -46,7 +46,6 @@ describe('sharedRenderKey: which renders may be shared', () => {
       request('/en/no-such-page-1?q=1'),
       request('/en/no-such-page-1', { plain: false }),
       request('/en/no-such-page-1', { method: 'POST' }),
-      request('/en/no-such-page-1', { notFound: false, pagePath: '/about-us' }),
       // Paths the HTML would escape, or too short to be found only where the path is.
       request('/en/a%22b-page'),
       request('/en/abc'),

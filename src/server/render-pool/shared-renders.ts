@@ -1,12 +1,12 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { COMPRESS_MIN_BYTES } from '../../lib/fs/compress.ts';
-import { isCompressibleType, negotiateEncoding, type Encoding } from '../delivery/encoding.ts';
+import { negotiateEncoding, worthCompressing, type Encoding } from '../delivery/encoding.ts';
 
 /**
  * Renders that are the same for every visitor, kept per live release (issue 31, item 2): the
  * customer-area shells per locale (their islands load the visitor's data with the bearer token
- * in the browser: the HTML holds nothing of the visitor) and the 404 page per site × locale, in
- * which only the path differs (the language menu links the same path in every other locale).
+ * in the browser: the HTML holds nothing of the visitor) and the 404 page per route × site ×
+ * locale, in which only the path differs (the language menu links the same path in every other
+ * locale); a route asks for it once it finds no page (features/platform/context.ts notFoundAnswer).
  * A kept answer is held as bytes; a shell's also brotli- and gzip-compressed, once, so that
  * answering it costs neither a render nor a compression (the serving thread passes an answer
  * with its own Content-Encoding through).
@@ -25,11 +25,6 @@ export interface SharedRenderRequest {
   headers: Headers;
   /** The live release the render belongs to (`locals.releaseId`). */
   releaseId: string;
-  /**
-   * The 404 page may be the answer: the middleware resolved no page, or the generic content
-   * route renders the path and finds no page there (see {@link SharedKey.kind}).
-   */
-  notFound: boolean;
   pagePath: string | null;
   siteId: string;
   /** The locale segment of the URL (`en`, `de-ch`). */
@@ -43,7 +38,7 @@ export interface SharedRenderRequest {
 }
 
 export interface SharedKey {
-  /** A 404 (kept per site × locale; only an answer with status 404 is offered) or a customer-area shell. */
+  /** A 404 (kept per route × site × locale; only an answer with status 404 is offered) or a customer-area shell. */
   kind: '404' | 'shell';
   key: string;
   /** The part of the HTML that differs per request (the 404's path below the locale), or null. */
@@ -77,12 +72,10 @@ export function sharedRenderKey(r: SharedRenderRequest): SharedKey | null {
   if (!cookies) return null;
   const base = [r.url.host, r.siteId, r.localeSegment, ...KEYED_COOKIES.map((c) => `${c}=${cookies.get(c) ?? ''}`)].join('\n');
   if (r.customerShell && r.pagePath !== null) return { kind: 'shell', key: `shell\n${base}\n${r.url.pathname}`, fill: null };
-  if (r.notFound) {
-    const tail = r.url.pathname.slice(1 + r.localeSegment.length);
-    if (r.url.pathname.split('/')[1] !== r.localeSegment || tail.length < MIN_TAIL || !PLAIN_TAIL.test(tail)) return null;
-    return { kind: '404', key: `404\n${r.route}\n${base}`, fill: tail };
-  }
-  return null;
+  // Any other page may turn out to be the 404 page: only its route knows (only a 404 is offered).
+  const tail = r.url.pathname.slice(1 + r.localeSegment.length);
+  if (r.url.pathname.split('/')[1] !== r.localeSegment || tail.length < MIN_TAIL || !PLAIN_TAIL.test(tail)) return null;
+  return { kind: '404', key: `404\n${r.route}\n${base}`, fill: tail };
 }
 
 interface Captured {
@@ -147,7 +140,7 @@ export class SharedRenders {
     const entry = this.forRelease(releaseId).get(shared.key);
     if (!entry?.candidate || !(entry.confirmed || (entry.exact && shared.fill === entry.fill))) return null;
     this.hits++;
-    const res = entry.fill === null && shared.fill === null ? encodedResponse(entry.candidate, acceptEncoding ?? undefined) : responseOf(entry.candidate, shared.fill);
+    const res = shared.fill === null ? encodedResponse(entry.candidate, acceptEncoding ?? undefined) : responseOf(entry.candidate, shared.fill);
     // How it was made, for operators and the checks (scripts/check-render-threads.ts).
     res.headers.append('Server-Timing', KEPT_TIMING);
     return res;
@@ -233,8 +226,7 @@ const COMPRESS: Record<Exclude<Encoding, 'identity'>, (body: Uint8Array<ArrayBuf
 function encodedResponse(c: Captured, acceptEncoding: string | undefined): Response {
   const body = c.parts[0]!;
   const headers = headersOf(c);
-  const worth = isCompressibleType(headers.get('content-type') ?? undefined) && body.byteLength >= COMPRESS_MIN_BYTES
-    && !headers.has('content-encoding') && !/\bno-transform\b/i.test(headers.get('cache-control') ?? '');
+  const worth = worthCompressing(c.status, (name) => (name === 'content-length' ? String(body.byteLength) : headers.get(name)));
   // Vary: Accept-Encoding is the serving thread's to add, as for every text answer.
   if (!worth) return new Response(body, { status: c.status, statusText: c.statusText, headers });
   const coding = negotiateEncoding(acceptEncoding);
