@@ -109,6 +109,9 @@ describe('nginxConfig', () => {
     expect(workerNofileFrom(null)).toBeNull();
     expect(workerNofileFrom('Max cpu time unlimited unlimited seconds')).toBeNull();
     expect(conf).toContain('open_file_cache max=8192 ');
+    // Under a low limit the cache takes at most half of it.
+    expect(nginxConfig(input({ workerNofile: 4096 }))).toContain('open_file_cache max=2048 ');
+    expect(nginxConfig(input({ workerNofile: 20000 }))).toContain('open_file_cache max=8192 ');
     // Both cached locations (the search API and @app) read their cache files without keeping them.
     const cached = conf.split(/\n\s*location /).filter((block) => block.includes('proxy_cache komax_edge;'));
     expect(cached.length).toBe(2);

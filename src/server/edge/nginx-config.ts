@@ -85,6 +85,9 @@ export function workerPriorityFrom(value: string | undefined, fallback: number):
 export const OPEN_FILE_CACHE_MAX = 8192;
 export const WORKER_NOFILE = 32768;
 
+/** The open file cache's size under a descriptor limit: at most half of it (the rest for connections). */
+export const openFileCacheMax = (nofile: number | null | undefined): number => (nofile ? Math.min(OPEN_FILE_CACHE_MAX, Math.floor(nofile / 2)) : OPEN_FILE_CACHE_MAX);
+
 /**
  * The workers' descriptor limit for `worker_rlimit_nofile`: WORKER_NOFILE, or the hard limit the
  * edge runs under when that is lower (a worker may not raise it: nginx logs an alert and keeps its
@@ -306,7 +309,7 @@ function locationBodies(root: string, clientDir: string, fallbackCsp: string) {
 }
 
 /** The http block's settings before the maps: logging, temp paths, types, precompressed siblings, caches. */
-function httpBasics(prefix: string, brotli: boolean, routeCount: number, longestKey: number): string {
+function httpBasics(prefix: string, brotli: boolean, routeCount: number, longestKey: number, openFiles: number): string {
   return `  access_log off;
   server_tokens off;
   sendfile on;
@@ -342,7 +345,7 @@ ${brotli ? '  brotli_static on;\n' : ''}  gzip_static on;
   gzip_vary on;
   # Descriptors of the release's files kept open, well below the workers' limit (worker_rlimit_nofile:
   # two per proxied connection besides); the edge cache's files are not kept (open_file_cache off there).
-  open_file_cache max=${OPEN_FILE_CACHE_MAX} inactive=60s;
+  open_file_cache max=${openFiles} inactive=60s;
   open_file_cache_valid 60s;
   open_file_cache_errors on;
   map_hash_max_size ${pow2(routeCount * 4 + 64)};
@@ -508,7 +511,7 @@ events { worker_connections 4096; }
 # The maps' regexes compiled to machine code (off by default).
 pcre_jit on;
 http {
-${httpBasics(prefix, !!input.brotliModule, routes.fingerprints.length, routes.longestKey)}
+${httpBasics(prefix, !!input.brotliModule, routes.fingerprints.length, routes.longestKey, openFileCacheMax(input.workerNofile))}
 ${httpMaps({ siteHosts, params, cookieKey, routes, fallbackCsp })}
 ${serverBlocks(input, locationBodies(root, input.clientDir, fallbackCsp), cacheId)}}
 `;
